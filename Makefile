@@ -1,0 +1,103 @@
+# vmprof build. Sources are picked up by directory, so a new module or test is
+# one new file, not a Makefile edit.
+
+PREFIX   ?= /usr/local
+BUILD    ?= build
+CC       ?= cc
+PKGS      = libtraceevent libxml-2.0 cairo libelf
+VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+# Warnings are errors: the tree builds clean on Debian 12's gcc and CI keeps it so.
+WARN     ?= -Wall -Wextra -Werror -Wno-missing-field-initializers
+OPT      ?= -O2 -g
+CFLAGS   ?= $(OPT)
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DVP_VERSION='"$(VERSION)"' $(WARN) \
+             -I. -Ilib $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS    = $(PKG_LIBS) -lcsv -liberty -lm
+
+SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+LIB_SRCS  = $(sort $(wildcard lib/*.c converters/*.c render/*.c))
+CMD_SRCS  = $(sort $(wildcard cmd/*.c))
+UNIT_SRCS = $(sort $(wildcard test/unit/test_*.c))
+UNIT_HELP = $(filter-out $(UNIT_SRCS),$(sort $(wildcard test/unit/*.c)))
+
+LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/%.o)
+CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/%.o)
+UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/test/%)
+SAN_LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/san/%.o)
+SAN_CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/san/%.o)
+SAN_UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/san/test/%)
+
+.PHONY: all deps check check-unit check-unit-san check-integration check-vm \
+        bench demo fuzz install clean distclean
+.DELETE_ON_ERROR:
+
+all: $(BUILD)/vmprof
+
+$(BUILD)/vmprof: $(CMD_OBJS) $(BUILD)/libvmprof.a
+	$(CC) $(CFLAGS) -o $@ $(CMD_OBJS) $(BUILD)/libvmprof.a $(LDLIBS)
+
+$(BUILD)/libvmprof.a: $(LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/test/%: test/unit/%.c $(UNIT_HELP) $(BUILD)/libvmprof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itest/unit $(shell pkg-config --cflags cmocka) -o $@ $< $(UNIT_HELP) \
+	    $(BUILD)/libvmprof.a $(LDLIBS) $(shell pkg-config --libs cmocka)
+
+# The same sources built with ASan+UBSan, for the unit tests and a sanitized binary.
+$(BUILD)/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC san  $<"
+	@$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/san/libvmprof.a: $(SAN_LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/san/vmprof: $(SAN_CMD_OBJS) $(BUILD)/san/libvmprof.a
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $(SAN_CMD_OBJS) $(BUILD)/san/libvmprof.a $(LDLIBS)
+
+$(BUILD)/san/test/%: test/unit/%.c $(UNIT_HELP) $(BUILD)/san/libvmprof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -Itest/unit $(shell pkg-config --cflags cmocka) -o $@ $< \
+	    $(UNIT_HELP) $(BUILD)/san/libvmprof.a $(LDLIBS) $(shell pkg-config --libs cmocka)
+
+deps:
+	@scripts/deps.sh
+
+# `make check` is the one test command: it installs what is missing, builds,
+# runs the unit tests, the unit tests again under ASan+UBSan, then the
+# integration tests against the real perf.
+check: deps
+	@$(MAKE) --no-print-directory all $(BUILD)/san/vmprof $(UNIT_BINS) $(SAN_UNIT_BINS)
+	@$(MAKE) --no-print-directory check-unit check-unit-san check-integration
+
+check-unit: $(UNIT_BINS)
+	@scripts/run-unit.sh $(UNIT_BINS)
+
+check-unit-san: $(SAN_UNIT_BINS)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	    scripts/run-unit.sh $(SAN_UNIT_BINS)
+
+check-integration: $(BUILD)/vmprof $(BUILD)/san/vmprof
+	@VMPROF=$(abspath $(BUILD)/vmprof) VMPROF_SAN=$(abspath $(BUILD)/san/vmprof) \
+	    BUILD=$(abspath $(BUILD)) scripts/run-integration.sh $(T)
+
+install: $(BUILD)/vmprof
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/vmprof $(DESTDIR)$(PREFIX)/bin/vmprof
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(SAN_LIB_OBJS:.o=.d) $(SAN_CMD_OBJS:.o=.d)

@@ -1,0 +1,7 @@
+/* One entry point per subcommand, each in cmd/<name>.c. */
+#ifndef VP_COMMANDS_H
+#define VP_COMMANDS_H
+
+int cmd_report(int argc, char **argv);
+
+#endif

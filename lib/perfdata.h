@@ -1,0 +1,133 @@
+/* perf.data reader: header, attrs and ids, feature sections, and one pass over
+ * the data section calling back into a vp_perf_tool (perf's struct perf_tool
+ * pattern). Reads perf 6.1's file and pipe formats, and recovers files whose
+ * header was never finished. Memory use is flat in the file's size: records
+ * stream through a fixed buffer and only one ordering round is queued. */
+#ifndef VP_PERFDATA_H
+#define VP_PERFDATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "perf_format.h"
+#include "profile.h"
+
+struct vp_evsel {
+	struct perf_event_attr attr;	/* zero-extended copy of the file's attr */
+	uint32_t file_attr_size;	/* attr.size as stored */
+	const char *name;		/* EVENT_DESC name, else derived from the attr */
+	uint64_t *ids;
+	size_t nids;
+	size_t index;
+};
+
+struct vp_sample {
+	const struct vp_evsel *evsel;
+	uint16_t misc;			/* cpumode in the low 3 bits */
+	uint64_t ip, addr, id, stream_id, period, time;
+	uint32_t pid, tid, cpu;
+	uint64_t nr_callchain;
+	const uint64_t *callchain;	/* valid during the callback only */
+	uint32_t raw_size;
+	const void *raw;		/* valid during the callback only */
+	uint64_t offset;		/* file offset of the record */
+};
+
+struct vp_mmap_event {
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	uint16_t misc;
+	int is_mmap2;
+	uint32_t prot, flags;
+	uint8_t build_id[20];
+	uint8_t build_id_size;		/* 0 unless MMAP2 carried a build-id */
+	const char *filename;		/* NUL-terminated, valid during the callback */
+	uint64_t time;
+};
+
+struct vp_comm_event {
+	uint32_t pid, tid;
+	int exec;
+	const char *comm;
+	uint64_t time;
+};
+
+struct vp_task_event {
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
+
+struct vp_lost_event {
+	const struct vp_evsel *evsel;	/* may be NULL */
+	uint64_t id, lost;
+	int lost_samples;		/* PERF_RECORD_LOST_SAMPLES rather than LOST */
+};
+
+/* Every callback may be NULL; a negative return stops the walk with that code. */
+struct vp_perf_tool {
+	int (*sample)(void *ctx, const struct vp_sample *s);
+	int (*mmap)(void *ctx, const struct vp_mmap_event *m);
+	int (*comm)(void *ctx, const struct vp_comm_event *c);
+	int (*fork)(void *ctx, const struct vp_task_event *t);
+	int (*exit)(void *ctx, const struct vp_task_event *t);
+	int (*lost)(void *ctx, const struct vp_lost_event *l);
+	/* Any other record (kernel types 1-21 not above, user types 64+), raw. */
+	int (*other)(void *ctx, const struct perf_event_header *h, uint64_t offset);
+	/* Deliver records as they come, instead of in time order (perf's default). */
+	int unordered;
+};
+
+struct vp_perfdata_stats {
+	uint64_t records;		/* records read */
+	uint64_t samples;		/* samples delivered */
+	uint64_t unknown_id;		/* samples whose id matched no attr: skipped, as perf */
+	uint64_t lost_events;		/* sum of PERF_RECORD_LOST counts */
+	uint64_t lost_samples;		/* sum of PERF_RECORD_LOST_SAMPLES counts */
+	uint64_t skipped_records;	/* types vmprof does not use, skipped by size */
+	uint64_t compressed_records;	/* PERF_RECORD_COMPRESSED: not decoded */
+	uint64_t out_of_order;		/* events older than the last flushed round */
+	int recovered;			/* the header was unfinished: data read up to the last whole record */
+	uint64_t dropped_bytes;		/* recovery: bytes after the last whole record */
+};
+
+struct vp_build_id {
+	uint32_t pid;
+	uint16_t misc;
+	uint8_t size;
+	uint8_t id[20];
+	const char *filename;
+};
+
+struct vp_perfdata;
+
+/* Open a perf.data file ("-" for standard input). Reads everything but the
+ * data records: header, attrs, features (file mode) or the stream's leading
+ * header records (pipe mode). */
+int vp_perfdata_open(const char *path, struct vp_perfdata **out, struct vp_error *err);
+void vp_perfdata_close(struct vp_perfdata *pd);
+
+const char *vp_perfdata_path(const struct vp_perfdata *pd);
+int vp_perfdata_is_pipe(const struct vp_perfdata *pd);
+size_t vp_perfdata_nevsel(const struct vp_perfdata *pd);
+const struct vp_evsel *vp_perfdata_evsel(const struct vp_perfdata *pd, size_t i);
+/* A feature section's bytes (pipe mode: as received so far); 0 when present. */
+int vp_perfdata_feature(const struct vp_perfdata *pd, unsigned bit, const void **data,
+			uint64_t *size);
+int vp_perfdata_has_feature(const struct vp_perfdata *pd, unsigned bit);
+const struct vp_build_id *vp_perfdata_build_ids(const struct vp_perfdata *pd, size_t *n);
+/* Fill metadata from the feature sections; strings are interned in pool. */
+void vp_perfdata_meta(const struct vp_perfdata *pd, struct vp_profile_meta *m,
+		      struct vp_strpool *pool);
+const struct vp_perfdata_stats *vp_perfdata_stats(const struct vp_perfdata *pd);
+/* First and last sample time from HEADER_SAMPLE_TIME (ns), 0 when unknown. */
+void vp_perfdata_sample_time(const struct vp_perfdata *pd, uint64_t *first, uint64_t *last);
+
+/* One pass over the data records. May be called once per open. */
+int vp_perfdata_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
+		     struct vp_error *err);
+
+/* perf's name for an attr without EVENT_DESC ("cpu-clock", "cycles:u", "r1a2"). */
+void vp_event_name_from_attr(const struct perf_event_attr *attr, char *buf, size_t size);
+
+#endif

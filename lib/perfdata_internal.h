@@ -1,0 +1,77 @@
+/* Shared between the perf.data header reader and the record walker. */
+#ifndef VP_PERFDATA_INTERNAL_H
+#define VP_PERFDATA_INTERNAL_H
+
+#include "perfdata.h"
+
+/* Hostile sizes: no allocation driven by a file field may exceed these. */
+#define VP_MAX_EVSELS		4096
+#define VP_MAX_IDS		(1u << 20)
+#define VP_MAX_FEATURE_SIZE	(512ull << 20)
+#define VP_MAX_BUILD_IDS	(1u << 20)
+
+/* Sequential reader over a file region or a pipe: hands out whole records. */
+struct vp_stream {
+	int fd;
+	int seekable;
+	uint8_t *buf;
+	size_t cap, head, tail;		/* valid bytes are buf[head, tail) */
+	uint64_t buf_offset;		/* file offset of buf[0] */
+	uint64_t limit;			/* file offset where the region ends, or UINT64_MAX */
+	int eof;
+};
+
+struct vp_feature {
+	int present;
+	uint64_t offset, size;		/* file mode location */
+	uint8_t *data;			/* loaded bytes */
+};
+
+struct vp_id_slot {
+	uint64_t id;
+	uint32_t evsel_plus1;
+};
+
+struct vp_perfdata {
+	char *path;
+	int fd;
+	int is_pipe;
+	uint64_t file_size;
+	struct vp_perf_file_header hdr;
+	uint64_t data_start, data_end;	/* data end is UINT64_MAX when unknown */
+
+	struct vp_evsel **evsels;
+	size_t nevsels;
+	struct vp_id_slot *ids;		/* open addressing, id -> evsel */
+	size_t ids_cap, nids;
+	int id_pos, is_pos;		/* perf's evlist id positions, -1 when absent */
+	int layout_mixed;		/* attrs disagree on sample_id layout */
+
+	struct vp_feature feat[VP_HEADER_FEAT_BITS];
+	struct vp_build_id *build_ids;
+	size_t nbuild_ids;
+	struct vp_strpool *pool;	/* names, filenames */
+
+	struct vp_stream stream;
+	int walked;
+	struct vp_perfdata_stats stats;
+};
+
+int vp_pd_add_evsel(struct vp_perfdata *pd, const void *attr, uint64_t attr_size,
+		    const uint64_t *ids, uint64_t nids, struct vp_error *err);
+void vp_pd_finish_evsels(struct vp_perfdata *pd);
+const struct vp_evsel *vp_pd_evsel_by_id(const struct vp_perfdata *pd, uint64_t id);
+int vp_pd_parse_feature(struct vp_perfdata *pd, unsigned bit, const uint8_t *data, uint64_t size,
+			struct vp_error *err);
+
+int vp_stream_init(struct vp_stream *s, int fd, int seekable, uint64_t offset, uint64_t limit);
+void vp_stream_free(struct vp_stream *s);
+/* Next whole record: 1 with rec and off set, 0 at the region's end, or a
+ * negative code; -EPIPE when the region ends inside a record (*off set). */
+int vp_stream_next(struct vp_stream *s, const struct perf_event_header **rec, uint64_t *off,
+		   struct vp_error *err, const char *path);
+/* Read n payload bytes following the last record (pipe tracing data, aux data);
+ * dst may be NULL to skip them. */
+int vp_stream_read(struct vp_stream *s, void *dst, uint64_t n);
+
+#endif

@@ -1,0 +1,765 @@
+/* One pass over perf.data records. Records stream through a fixed buffer;
+ * records with timestamps are queued and delivered in time order the way
+ * perf's ordered_events does it (flush at each FINISHED_ROUND up to the
+ * previous round's newest timestamp), so maps and samples meet in the same
+ * order as in `perf report`, and the numbers agree. */
+#include "perfdata_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define STREAM_CHUNK	(4u << 20)
+#define MAX_RECORD	(1u << 16)	/* perf_event_header.size is a u16 */
+#define QUEUE_MAX_BYTES	(256ull << 20)	/* beyond this, flush half as perf's OE_FLUSH__HALF */
+
+/* ---- stream ---- */
+
+int vp_stream_init(struct vp_stream *s, int fd, int seekable, uint64_t offset, uint64_t limit)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	s->seekable = seekable;
+	s->buf_offset = offset;
+	s->limit = limit;
+	s->cap = STREAM_CHUNK + MAX_RECORD;
+	s->buf = malloc(s->cap);
+	if (!s->buf)
+		return -ENOMEM;
+	if (seekable)
+		posix_fadvise(fd, (off_t)offset, 0, POSIX_FADV_SEQUENTIAL);
+	return 0;
+}
+
+void vp_stream_free(struct vp_stream *s)
+{
+	free(s->buf);
+	s->buf = NULL;
+}
+
+/* Make at least `want` bytes available at head, or as many as remain. */
+static int stream_fill(struct vp_stream *s, size_t want)
+{
+	if (s->tail - s->head >= want)
+		return 0;
+	if (s->head) {
+		memmove(s->buf, s->buf + s->head, s->tail - s->head);
+		s->buf_offset += s->head;
+		s->tail -= s->head;
+		s->head = 0;
+	}
+	while (s->tail < want && !s->eof) {
+		uint64_t pos = s->buf_offset + s->tail;
+		size_t room = s->cap - s->tail;
+		ssize_t r;
+
+		if (pos >= s->limit) {
+			s->eof = 1;
+			break;
+		}
+		if (room > s->limit - pos)
+			room = (size_t)(s->limit - pos);
+		if (room > STREAM_CHUNK)
+			room = STREAM_CHUNK;
+		r = s->seekable ? pread(s->fd, s->buf + s->tail, room, (off_t)pos)
+				: read(s->fd, s->buf + s->tail, room);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			s->eof = 1;
+		s->tail += (size_t)r;
+	}
+	return 0;
+}
+
+int vp_stream_next(struct vp_stream *s, const struct perf_event_header **rec, uint64_t *off,
+		   struct vp_error *err, const char *path)
+{
+	struct perf_event_header h;
+	int r;
+
+	if ((r = stream_fill(s, sizeof(h))) < 0)
+		return vp_errorf(err, r, "'%s': read error: %s", path, strerror(-r));
+	*off = s->buf_offset + s->head;
+	if (s->tail == s->head)
+		return 0;
+	if (s->tail - s->head < sizeof(h))
+		return -EPIPE;
+	memcpy(&h, s->buf + s->head, sizeof(h));
+	if (h.size < sizeof(h))
+		return vp_errorf(err, -EINVAL, "'%s': record of size %u at offset %llu (type %u)", path,
+				 h.size, (unsigned long long)*off, h.type);
+	if ((r = stream_fill(s, h.size)) < 0)
+		return vp_errorf(err, r, "'%s': read error: %s", path, strerror(-r));
+	if (s->tail - s->head < h.size)
+		return -EPIPE;
+	*rec = (const struct perf_event_header *)(s->buf + s->head);
+	s->head += h.size;
+	return 1;
+}
+
+int vp_stream_read(struct vp_stream *s, void *dst, uint64_t n)
+{
+	while (n) {
+		size_t chunk = n > STREAM_CHUNK ? STREAM_CHUNK : (size_t)n;
+		int r = stream_fill(s, chunk);
+		if (r < 0)
+			return r;
+		if (s->tail - s->head < chunk)
+			return -ENODATA;
+		if (dst) {
+			memcpy(dst, s->buf + s->head, chunk);
+			dst = (char *)dst + chunk;
+		}
+		s->head += chunk;
+		n -= chunk;
+	}
+	return 0;
+}
+
+/* ---- user records (type >= 64), shared by pipe open and the walk ---- */
+
+static int tracing_data_payload(struct vp_perfdata *pd, const struct perf_event_header *h,
+				struct vp_error *err)
+{
+	uint32_t size;
+	uint64_t padded;
+	uint8_t *buf;
+	int r;
+
+	if (h->size < 12)
+		return vp_errorf(err, -EINVAL, "'%s': short tracing data record", pd->path);
+	memcpy(&size, (const char *)h + 8, 4);
+	padded = ((uint64_t)size + 7) & ~7ull;
+	if (padded > VP_MAX_FEATURE_SIZE)
+		return vp_errorf(err, -E2BIG, "'%s': tracing data of %u bytes", pd->path, size);
+	buf = malloc(padded ? padded : 1);
+	if (!buf)
+		return vp_errorf(err, -ENOMEM, "'%s': out of memory", pd->path);
+	if ((r = vp_stream_read(&pd->stream, buf, padded)) < 0) {
+		free(buf);
+		return vp_errorf(err, -EINVAL, "'%s': truncated in the tracing data", pd->path);
+	}
+	r = vp_pd_parse_feature(pd, VP_FEAT_TRACING_DATA, buf, size, err);
+	free(buf);
+	return r;
+}
+
+/* Returns 1 when the record was a header record consumed here. */
+static int user_header_record(struct vp_perfdata *pd, const struct perf_event_header *h,
+			      struct vp_error *err)
+{
+	const uint8_t *body = (const uint8_t *)h + sizeof(*h);
+	size_t blen = h->size - sizeof(*h);
+	int r;
+
+	switch (h->type) {
+	case VP_REC_HEADER_ATTR: {
+		uint32_t asize;
+		if (blen < PERF_ATTR_SIZE_VER0)
+			return vp_errorf(err, -EINVAL, "'%s': short attr record", pd->path);
+		memcpy(&asize, body + offsetof(struct perf_event_attr, size), 4);
+		if (asize == 0)
+			asize = PERF_ATTR_SIZE_VER0;
+		if (asize > blen || asize % 8)
+			return vp_errorf(err, -EINVAL, "'%s': attr record with attr size %u", pd->path,
+					 asize);
+		uint64_t nids = (blen - asize) / 8;
+		uint64_t *ids = nids ? malloc(nids * 8) : NULL;
+		if (nids && !ids)
+			return vp_errorf(err, -ENOMEM, "'%s': out of memory", pd->path);
+		if (nids)
+			memcpy(ids, body + asize, nids * 8);
+		r = vp_pd_add_evsel(pd, body, asize, ids, nids, err);
+		free(ids);
+		if (r < 0)
+			return r;
+		vp_pd_finish_evsels(pd);
+		return 1;
+	}
+	case VP_REC_HEADER_FEATURE: {
+		uint64_t bit;
+		if (blen < 8)
+			return vp_errorf(err, -EINVAL, "'%s': short feature record", pd->path);
+		memcpy(&bit, body, 8);
+		if (bit < VP_HEADER_FEAT_BITS && (r = vp_pd_parse_feature(pd, (unsigned)bit, body + 8,
+									  blen - 8, err)) < 0)
+			return r;
+		return 1;
+	}
+	case VP_REC_HEADER_TRACING_DATA:
+		if ((r = tracing_data_payload(pd, h, err)) < 0)
+			return r;
+		return 1;
+	case VP_REC_EVENT_UPDATE: {
+		/* perf_record_event_update: u64 type, u64 id, data; types: 0 unit, 1 scale, 2 name, 3 cpus. */
+		uint64_t type, id;
+		if (blen < 16)
+			return 1;
+		memcpy(&type, body, 8);
+		memcpy(&id, body + 8, 8);
+		const struct vp_evsel *ev = vp_pd_evsel_by_id(pd, id);
+		if (type == 2 && ev && blen > 16)
+			pd->evsels[ev->index]->name = vp_strpool_intern_n(
+				pd->pool, (const char *)body + 16, strnlen((const char *)body + 16, blen - 16));
+		return 1;
+	}
+	}
+	return 0;
+}
+
+int vp_pd_open_pipe(struct vp_perfdata *pd, struct vp_error *err)
+{
+	uint64_t hsize;
+	int r;
+
+	if (vp_stream_read(&pd->stream, &hsize, 8) < 0 || hsize != 16)
+		return vp_errorf(err, -EINVAL, "'%s': truncated in the pipe header", pd->path);
+	/* perf sends attrs, features and tracing data before any kernel record. */
+	for (;;) {
+		const struct perf_event_header *h;
+		uint64_t off;
+
+		r = vp_stream_next(&pd->stream, &h, &off, err, pd->path);
+		if (r == -EPIPE)
+			return vp_errorf(err, -EINVAL, "'%s': truncated record at offset %llu", pd->path,
+					 (unsigned long long)off);
+		if (r < 0)
+			return r;
+		if (r == 0)
+			break;
+		if (h->type < 64 || h->type == VP_REC_FINISHED_ROUND) {
+			pd->stream.head -= h->size;	/* still in the buffer: the walk starts here */
+			break;
+		}
+		pd->stats.records++;
+		if ((r = user_header_record(pd, h, err)) < 0)
+			return r;
+		if (r == 0)
+			pd->stats.skipped_records++;
+	}
+	if (!pd->nevsels)
+		return vp_errorf(err, -EINVAL, "'%s': the stream records no events", pd->path);
+	return 0;
+}
+
+/* ---- record parsing ---- */
+
+struct ordered {
+	uint64_t time, seq;
+	uint64_t offset;	/* in the file, for messages */
+	size_t pos;		/* in the current arena */
+};
+
+struct arena {
+	uint8_t *mem;
+	size_t used, cap;
+};
+
+struct walk {
+	struct vp_perfdata *pd;
+	const struct vp_perf_tool *tool;
+	void *ctx;
+	struct vp_error *err;
+
+	struct ordered *q;
+	size_t nq, capq;
+	uint64_t seq;
+	struct arena arena[2];
+	int cur;
+	uint64_t next_flush, max_timestamp, last_flush;
+};
+
+static const struct vp_evsel *sample_evsel(struct vp_perfdata *pd, const struct perf_event_header *h)
+{
+	const uint64_t *body = (const uint64_t *)(h + 1);
+	size_t n = (h->size - sizeof(*h)) / 8;
+	uint64_t id;
+
+	if (pd->nevsels == 1)
+		return pd->evsels[0];
+	if (h->type != PERF_RECORD_SAMPLE) {
+		if (!pd->evsels[0]->attr.sample_id_all)
+			return pd->evsels[0];
+		if (pd->is_pos < 0 || (size_t)pd->is_pos > n)
+			return NULL;
+		memcpy(&id, &body[n - pd->is_pos], 8);
+	} else {
+		if (pd->id_pos < 0 || (size_t)pd->id_pos >= n)
+			return NULL;
+		memcpy(&id, &body[pd->id_pos], 8);
+	}
+	if (!id)	/* synthesized records carry id 0 */
+		return pd->evsels[0];
+	return vp_pd_evsel_by_id(pd, id);
+}
+
+struct id_trailer {
+	uint32_t pid, tid, cpu;
+	uint64_t time, id, stream_id;
+	int has_time;
+};
+
+/* The sample_id_all trailer, parsed from the end as perf does. */
+static int parse_trailer(const struct vp_evsel *ev, const struct perf_event_header *h,
+			 size_t fixed, struct id_trailer *t)
+{
+	uint64_t st = ev->attr.sample_type;
+	size_t n = (h->size - sizeof(*h)) / 8;
+	const uint8_t *body = (const uint8_t *)(h + 1);
+	size_t need = !!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ID) +
+		      !!(st & PERF_SAMPLE_STREAM_ID) + !!(st & PERF_SAMPLE_CPU) +
+		      !!(st & PERF_SAMPLE_IDENTIFIER);
+	uint64_t v;
+
+	memset(t, 0, sizeof(*t));
+	t->time = ~0ull;
+	if (!ev->attr.sample_id_all || need * 8 + fixed > h->size - sizeof(*h))
+		return -1;
+	size_t i = n;
+#define TAKE() (memcpy(&v, body + 8 * --i, 8), v)
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		t->id = TAKE();
+	if (st & PERF_SAMPLE_CPU)
+		t->cpu = (uint32_t)TAKE();
+	if (st & PERF_SAMPLE_STREAM_ID)
+		t->stream_id = TAKE();
+	if (st & PERF_SAMPLE_ID)
+		t->id = TAKE();
+	if (st & PERF_SAMPLE_TIME) {
+		t->time = TAKE();
+		t->has_time = 1;
+	}
+	if (st & PERF_SAMPLE_TID) {
+		v = TAKE();
+		t->pid = (uint32_t)v;
+		t->tid = (uint32_t)(v >> 32);
+	}
+#undef TAKE
+	return 0;
+}
+
+/* Fixed body sizes before any trailer, per record type. */
+static size_t fixed_size(uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_MMAP: return 32;
+	case PERF_RECORD_MMAP2: return 64;
+	case PERF_RECORD_COMM: return 8;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: return 24;
+	case PERF_RECORD_LOST: return 16;
+	case PERF_RECORD_LOST_SAMPLES: return 8;
+	default: return 0;
+	}
+}
+
+static int parse_sample(struct vp_perfdata *pd, const struct vp_evsel *ev,
+			const struct perf_event_header *h, uint64_t offset, struct vp_sample *s)
+{
+	uint64_t st = ev->attr.sample_type;
+	const uint8_t *p = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
+	uint64_t v;
+
+	(void)pd;
+	memset(s, 0, sizeof(*s));
+	s->evsel = ev;
+	s->misc = h->misc;
+	s->offset = offset;
+	s->period = ev->attr.freq ? 1 : ev->attr.sample_period;
+	s->pid = s->tid = UINT32_MAX;
+	s->cpu = UINT32_MAX;
+#define GET(x) do { if (end - p < 8) return -1; memcpy(&v, p, 8); p += 8; (x) = v; } while (0)
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		GET(s->id);
+	if (st & PERF_SAMPLE_IP)
+		GET(s->ip);
+	if (st & PERF_SAMPLE_TID) {
+		GET(v);
+		s->pid = (uint32_t)v;
+		s->tid = (uint32_t)(v >> 32);
+	}
+	if (st & PERF_SAMPLE_TIME)
+		GET(s->time);
+	if (st & PERF_SAMPLE_ADDR)
+		GET(s->addr);
+	if (st & PERF_SAMPLE_ID)
+		GET(s->id);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		GET(s->stream_id);
+	if (st & PERF_SAMPLE_CPU) {
+		GET(v);
+		s->cpu = (uint32_t)v;
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		GET(s->period);
+	if (st & PERF_SAMPLE_READ) {
+		uint64_t rf = ev->attr.read_format, nr = 1, per;
+		per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+		if (rf & PERF_FORMAT_GROUP)
+			GET(nr);
+		else
+			per = 0, nr = 0, p += 8;	/* value */
+		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			p += 8;
+		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			p += 8;
+		if (!(rf & PERF_FORMAT_GROUP))
+			p += 8 * (!!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST));
+		if (p > end || nr > (uint64_t)(end - p) / 8 || per * nr > (uint64_t)(end - p) / 8)
+			return -1;
+		p += 8 * per * nr;
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		GET(s->nr_callchain);
+		if (s->nr_callchain > (uint64_t)(end - p) / 8)
+			return -1;
+		s->callchain = (const uint64_t *)p;
+		p += 8 * s->nr_callchain;
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		uint32_t rs;
+		if (end - p < 4)
+			return -1;
+		memcpy(&rs, p, 4);
+		if (rs > (uint64_t)(end - p) - 4)
+			return -1;
+		s->raw_size = rs;
+		s->raw = p + 4;
+		p += 4 + rs;
+	}
+#undef GET
+	return 0;
+}
+
+static uint64_t record_time(struct vp_perfdata *pd, const struct perf_event_header *h)
+{
+	const struct vp_evsel *ev = sample_evsel(pd, h);
+	struct id_trailer t;
+
+	if (!ev || !(ev->attr.sample_type & PERF_SAMPLE_TIME))
+		return ~0ull;
+	if (h->type == PERF_RECORD_SAMPLE) {
+		uint64_t st = ev->attr.sample_type, v;
+		size_t idx = !!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+			     !!(st & PERF_SAMPLE_TID);
+		if ((idx + 1) * 8 > h->size - sizeof(*h))
+			return ~0ull;
+		memcpy(&v, (const uint8_t *)(h + 1) + idx * 8, 8);
+		return v;
+	}
+	if (parse_trailer(ev, h, fixed_size(h->type), &t) < 0 || !t.has_time)
+		return ~0ull;
+	return t.time;
+}
+
+static void copy_str(char *dst, size_t cap, const uint8_t *src, size_t avail)
+{
+	size_t n = strnlen((const char *)src, avail);
+
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static int deliver(struct walk *w, const struct perf_event_header *h, uint64_t offset)
+{
+	struct vp_perfdata *pd = w->pd;
+	const struct vp_perf_tool *tool = w->tool;
+	const uint8_t *body = (const uint8_t *)(h + 1);
+	size_t blen = h->size - sizeof(*h);
+	const struct vp_evsel *ev = sample_evsel(pd, h);
+	struct id_trailer t = { .time = ~0ull };
+	char name[PATH_MAX + 1];
+	uint32_t u32s[4];
+
+	if (h->type == PERF_RECORD_SAMPLE) {
+		struct vp_sample s;
+		if (!ev) {
+			pd->stats.unknown_id++;
+			return 0;
+		}
+		if (parse_sample(pd, ev, h, offset, &s) < 0)
+			return vp_errorf(w->err, -EINVAL, "'%s': malformed sample at offset %llu "
+					 "(shorter than its sample_type says)", pd->path,
+					 (unsigned long long)offset);
+		pd->stats.samples++;
+		return tool->sample ? tool->sample(w->ctx, &s) : 0;
+	}
+
+	if (blen < fixed_size(h->type))
+		return vp_errorf(w->err, -EINVAL, "'%s': record of type %u at offset %llu is too short",
+				 pd->path, h->type, (unsigned long long)offset);
+	if (ev)
+		parse_trailer(ev, h, fixed_size(h->type), &t);
+
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		struct vp_mmap_event m = { 0 };
+		size_t fn = h->type == PERF_RECORD_MMAP ? 32 : 72;
+		if (blen < fn + 1)
+			return vp_errorf(w->err, -EINVAL, "'%s': mmap record at offset %llu is too short",
+					 pd->path, (unsigned long long)offset);
+		memcpy(u32s, body, 8);
+		m.pid = u32s[0];
+		m.tid = u32s[1];
+		memcpy(&m.start, body + 8, 8);
+		memcpy(&m.len, body + 16, 8);
+		memcpy(&m.pgoff, body + 24, 8);
+		m.misc = h->misc;
+		m.time = t.time;
+		if (h->type == PERF_RECORD_MMAP2) {
+			m.is_mmap2 = 1;
+			memcpy(&m.prot, body + 56, 4);
+			memcpy(&m.flags, body + 60, 4);
+			if (h->misc & VP_MISC_MMAP_BUILD_ID) {
+				m.build_id_size = body[32] > 20 ? 20 : body[32];
+				memcpy(m.build_id, body + 36, 20);
+			}
+		}
+		copy_str(name, sizeof(name), body + fn, blen - fn);
+		m.filename = name;
+		return tool->mmap ? tool->mmap(w->ctx, &m) : 0;
+	}
+	case PERF_RECORD_COMM: {
+		struct vp_comm_event c = { 0 };
+		memcpy(u32s, body, 8);
+		c.pid = u32s[0];
+		c.tid = u32s[1];
+		c.exec = !!(h->misc & VP_MISC_COMM_EXEC);
+		c.time = t.time;
+		copy_str(name, 64, body + 8, blen - 8);
+		c.comm = name;
+		return tool->comm ? tool->comm(w->ctx, &c) : 0;
+	}
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: {
+		struct vp_task_event te;
+		memcpy(u32s, body, 16);
+		te.pid = u32s[0];
+		te.ppid = u32s[1];
+		te.tid = u32s[2];
+		te.ptid = u32s[3];
+		memcpy(&te.time, body + 16, 8);
+		if (h->type == PERF_RECORD_FORK)
+			return tool->fork ? tool->fork(w->ctx, &te) : 0;
+		return tool->exit ? tool->exit(w->ctx, &te) : 0;
+	}
+	case PERF_RECORD_LOST: {
+		struct vp_lost_event l = { ev, 0, 0, 0 };
+		memcpy(&l.id, body, 8);
+		memcpy(&l.lost, body + 8, 8);
+		l.evsel = vp_pd_evsel_by_id(pd, l.id);
+		pd->stats.lost_events += l.lost;
+		return tool->lost ? tool->lost(w->ctx, &l) : 0;
+	}
+	case PERF_RECORD_LOST_SAMPLES: {
+		struct vp_lost_event l = { ev, t.id, 0, 1 };
+		memcpy(&l.lost, body, 8);
+		pd->stats.lost_samples += l.lost;
+		return tool->lost ? tool->lost(w->ctx, &l) : 0;
+	}
+	default:
+		pd->stats.skipped_records++;
+		return tool->other ? tool->other(w->ctx, h, offset) : 0;
+	}
+}
+
+/* ---- the ordering queue ---- */
+
+static int cmp_ordered(const void *a, const void *b)
+{
+	const struct ordered *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static uint8_t *arena_alloc(struct arena *a, size_t n)
+{
+	if (a->cap - a->used < n) {
+		size_t cap = a->cap ? a->cap : (1u << 20);
+		while (cap - a->used < n)
+			cap *= 2;
+		uint8_t *mem = realloc(a->mem, cap);
+		if (!mem)
+			return NULL;
+		a->mem = mem;
+		a->cap = cap;
+	}
+	a->used += n;
+	return a->mem + a->used - n;
+}
+
+static int queue_event(struct walk *w, const struct perf_event_header *h, uint64_t offset,
+		       uint64_t time)
+{
+	struct arena *a = &w->arena[w->cur];
+	uint8_t *copy;
+
+	if (time < w->last_flush)
+		w->pd->stats.out_of_order++;
+	if (w->nq == w->capq) {
+		size_t cap = w->capq ? w->capq * 2 : 4096;
+		struct ordered *q = realloc(w->q, cap * sizeof(*q));
+		if (!q)
+			return -ENOMEM;
+		w->q = q;
+		w->capq = cap;
+	}
+	copy = arena_alloc(a, (h->size + 7u) & ~7u);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, h, h->size);
+	w->q[w->nq++] = (struct ordered){ time, w->seq++, offset, (size_t)(copy - a->mem) };
+	if (time > w->max_timestamp)
+		w->max_timestamp = time;
+	return 0;
+}
+
+/* Deliver queued events up to limit in time order; the rest move to the
+ * other arena so memory stays about one round deep. */
+static int flush_until(struct walk *w, uint64_t limit)
+{
+	struct arena *cur = &w->arena[w->cur], *next = &w->arena[!w->cur];
+	size_t i, kept = 0;
+	int r;
+
+	if (!w->nq)
+		return 0;
+	qsort(w->q, w->nq, sizeof(*w->q), cmp_ordered);
+	for (i = 0; i < w->nq && w->q[i].time <= limit; i++) {
+		r = deliver(w, (const struct perf_event_header *)(cur->mem + w->q[i].pos),
+			    w->q[i].offset);
+		if (r < 0)
+			return r;
+		w->last_flush = w->q[i].time;
+	}
+	next->used = 0;
+	for (; i < w->nq; i++) {
+		const struct perf_event_header *h = (const void *)(cur->mem + w->q[i].pos);
+		uint8_t *copy = arena_alloc(next, (h->size + 7u) & ~7u);
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, h, h->size);
+		w->q[kept] = w->q[i];
+		w->q[kept++].pos = (size_t)(copy - next->mem);
+	}
+	w->nq = kept;
+	cur->used = 0;
+	w->cur = !w->cur;
+	return 0;
+}
+
+static int finish_round(struct walk *w)
+{
+	int r;
+
+	/* perf leaves next_flush alone when the queue is empty (ordered-events.c). */
+	if (!w->nq)
+		return 0;
+	r = flush_until(w, w->next_flush);
+	w->next_flush = w->max_timestamp;
+	return r;
+}
+
+static int process(struct walk *w, const struct perf_event_header *h, uint64_t offset)
+{
+	struct vp_perfdata *pd = w->pd;
+	int r;
+
+	pd->stats.records++;
+	if (h->type >= 64) {
+		if (h->type == VP_REC_FINISHED_ROUND)
+			return w->tool->unordered ? 0 : finish_round(w);
+		if ((r = user_header_record(pd, h, w->err)) != 0)
+			return r < 0 ? r : 0;
+		if (h->type == VP_REC_AUXTRACE && h->size >= 16) {
+			uint64_t size;
+			memcpy(&size, (const uint8_t *)h + 8, 8);
+			if (vp_stream_read(&pd->stream, NULL, size) < 0)
+				return vp_errorf(w->err, -EINVAL, "'%s': truncated aux data after offset "
+						 "%llu", pd->path, (unsigned long long)offset);
+		}
+		if (h->type == VP_REC_COMPRESSED)
+			pd->stats.compressed_records++;
+		else
+			pd->stats.skipped_records++;
+		return w->tool->other ? w->tool->other(w->ctx, h, offset) : 0;
+	}
+	if (!w->tool->unordered) {
+		uint64_t time = record_time(pd, h);
+		if (time != 0 && time != ~0ull) {
+			if ((r = queue_event(w, h, offset, time)) < 0)
+				return vp_errorf(w->err, r, "'%s': out of memory", pd->path);
+			if (w->arena[w->cur].used > QUEUE_MAX_BYTES) {
+				/* No rounds in sight: deliver the older half. */
+				qsort(w->q, w->nq, sizeof(*w->q), cmp_ordered);
+				return flush_until(w, w->q[w->nq / 2].time);
+			}
+			return 0;
+		}
+	}
+	return deliver(w, h, offset);
+}
+
+int vp_perfdata_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
+		     struct vp_error *err)
+{
+	struct walk w = { .pd = pd, .tool = tool, .ctx = ctx, .err = err };
+	int r;
+
+	if (pd->walked)
+		return vp_errorf(err, -EALREADY, "'%s': already read", pd->path);
+	pd->walked = 1;
+	if (!pd->is_pipe && (r = vp_stream_init(&pd->stream, pd->fd, 1, pd->data_start,
+						 pd->data_end)) < 0)
+		return vp_errorf(err, r, "'%s': out of memory", pd->path);
+
+	for (;;) {
+		const struct perf_event_header *h;
+		uint64_t off;
+
+		r = vp_stream_next(&pd->stream, &h, &off, err, pd->path);
+		if (r == 0)
+			break;
+		if (r == -EPIPE) {
+			uint64_t end = pd->is_pipe ? off : pd->data_end;
+			if (pd->stats.recovered || pd->is_pipe) {
+				/* A killed recorder's last record is cut short: stop there. */
+				pd->stats.recovered = 1;
+				pd->stats.dropped_bytes = end > off ? end - off : 0;
+				if (pd->is_pipe)
+					vp_warn("'%s': the stream ends inside a record at offset %llu; "
+						"read up to the last whole record", pd->path,
+						(unsigned long long)off);
+				break;
+			}
+			r = vp_errorf(err, -EINVAL, "'%s': truncated record at offset %llu", pd->path,
+				      (unsigned long long)off);
+		}
+		if (r < 0 && pd->stats.recovered && !pd->is_pipe) {
+			/* Garbage after the last whole record of an unfinished file. */
+			pd->stats.dropped_bytes = pd->data_end - off;
+			break;
+		}
+		if (r < 0)
+			goto out;
+		if ((r = process(&w, h, off)) < 0)
+			goto out;
+	}
+	r = flush_until(&w, ~0ull);
+out:
+	free(w.q);
+	free(w.arena[0].mem);
+	free(w.arena[1].mem);
+	return r < 0 ? r : 0;
+}
