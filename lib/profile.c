@@ -358,3 +358,38 @@ int vp_key_parse(const char *spec, unsigned *key)
 	*key = k;
 	return 0;
 }
+
+size_t vp_symbol_display_len(const char *s)
+{
+	size_t n;
+	int depth = 0;
+
+	if (!s)
+		return 0;
+	n = strlen(s);
+	/* Drop trailing qualifiers after the parameter list: " const", " volatile", " &", " &&". */
+	for (;;) {
+		static const char *const quals[] = { " const", " volatile", " &&", " &" };
+		int cut = 0;
+		for (size_t q = 0; q < sizeof(quals) / sizeof(quals[0]); q++) {
+			size_t l = strlen(quals[q]);
+			if (n > l && !strncmp(s + n - l, quals[q], l)) {
+				n -= l;
+				cut = 1;
+				break;
+			}
+		}
+		if (!cut)
+			break;
+	}
+	if (n == 0 || s[n - 1] != ')')
+		return strlen(s);
+	/* Walk back over the balanced trailing "(...)". */
+	for (size_t i = n; i-- > 0;) {
+		if (s[i] == ')')
+			depth++;
+		else if (s[i] == '(' && --depth == 0)
+			return i > 0 ? i : strlen(s);
+	}
+	return strlen(s);
+}

@@ -33,6 +33,11 @@ enum vp_keyfield {
 
 enum vp_value { VP_VALUE_PERIOD = 0, VP_VALUE_SAMPLES = 1 };
 
+/* A row's symbol is the demangled name WITH its parameter list (C++:
+ * "ns::f(int const&) const", template return types dropped; Rust: without the
+ * hash; C: as in the object). It is the join key: overloads stay apart and
+ * CSV/XML round trips keep it. Tables and charts show it as perf does, without
+ * the parameter list (vp_symbol_display_len), unless --full-names. */
 struct vp_row {
 	const char *symbol;	/* interned; "[unknown]" when unresolved; NULL if not keyed */
 	const char *dso;	/* interned; as recorded (full path, [kernel.kallsyms]...) */
@@ -119,6 +124,10 @@ char vp_domain_from_cpumode(unsigned cpumode);
 int vp_domain_valid(char d);
 /* Last path component, as perf's short dso name ("libc.so.6"); bracketed names as-is. */
 const char *vp_dso_short_name(const char *dso);
+
+/* Length of the prefix of a symbol perf would print: the name without a
+ * trailing parameter list and cv/ref qualifiers ("f(int) const" -> 1). */
+size_t vp_symbol_display_len(const char *symbol);
 
 /* Parse "sym", "dso,sym", "sym,dso,domain", "comm", "pid"... into a key mask,
  * literally (report widens "sym" to perf's symbol-within-dso itself). */

@@ -1,0 +1,24 @@
+/* Build a profile (per-event tables) from a perf.data file: the reader, the
+ * per-process maps and the symbol resolver together. */
+#ifndef VP_REPORT_H
+#define VP_REPORT_H
+
+#include "error.h"
+#include "profile.h"
+#include "symbols.h"
+
+struct vp_load_opts {
+	unsigned key;			/* row key; VP_KEY_DEFAULT (perf's --sort sym) when 0 */
+	const char *const *events;	/* NULL-terminated names to keep; NULL keeps all */
+	const char *symfs;		/* look binaries up under this root, like perf --symfs */
+	const char *kallsyms;		/* host kernel symbols (default /proc/kallsyms) */
+	const char *guest_kallsyms;	/* guest kernel symbols for [g] samples */
+	const char *guest_modules;	/* guest /proc/modules, for guest module maps */
+	const char *label;		/* side label to store in the profile's metadata */
+};
+
+void vp_load_opts_init(struct vp_load_opts *o);
+int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
+			     struct vp_profile **out, struct vp_error *err);
+
+#endif
