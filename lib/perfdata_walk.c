@@ -371,7 +371,8 @@ static int parse_sample(struct vp_perfdata *pd, const struct vp_evsel *ev,
 	s->evsel = ev;
 	s->misc = h->misc;
 	s->offset = offset;
-	s->period = ev->attr.freq ? 1 : ev->attr.sample_period;
+	/* Without PERIOD in the sample perf takes the attr's value, even in freq mode. */
+	s->period = ev->attr.sample_period;
 	s->pid = s->tid = UINT32_MAX;
 	s->cpu = UINT32_MAX;
 #define GET(x) do { if (end - p < 8) return -1; memcpy(&v, p, 8); p += 8; (x) = v; } while (0)
@@ -503,7 +504,7 @@ static int deliver(struct walk *w, const struct perf_event_header *h, uint64_t o
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
 		struct vp_mmap_event m = { 0 };
-		size_t fn = h->type == PERF_RECORD_MMAP ? 32 : 72;
+		size_t fn = h->type == PERF_RECORD_MMAP ? 32 : 64;
 		if (blen < fn + 1)
 			return vp_errorf(w->err, -EINVAL, "'%s': mmap record at offset %llu is too short",
 					 pd->path, (unsigned long long)offset);
