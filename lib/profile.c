@@ -276,6 +276,8 @@ struct vp_event_table *vp_table_regroup(struct vp_profile *dst, const struct vp_
 	t->attr_config = src->attr_config;
 	t->key = key;
 	t->lost_samples = src->lost_samples;
+	t->weight = vp_profile_intern(dst, src->weight);
+	t->group = vp_profile_intern(dst, src->group);
 	for (size_t i = 0; i < src->nrows && t->name; i++) {
 		struct vp_row r = src->rows[i];
 		r.symbol = vp_profile_intern(dst, r.symbol);

@@ -53,6 +53,8 @@ struct vp_event_table {
 	uint32_t attr_type;	/* perf_event_attr.type/config when known, else ~0 */
 	uint64_t attr_config;
 	unsigned key;		/* enum vp_keyfield mask */
+	const char *weight;	/* interned field name when period sums a tracepoint field, else NULL */
+	const char *group;	/* interned field name when rows are that field's values, else NULL */
 	uint64_t total_samples;	/* over every sample of the event, even rows not kept */
 	uint64_t total_period;
 	uint64_t lost_samples;

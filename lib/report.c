@@ -9,6 +9,7 @@
 
 #include "perfdata.h"
 #include "session.h"
+#include "tracedata.h"
 
 void vp_load_opts_init(struct vp_load_opts *o)
 {
@@ -25,6 +26,9 @@ struct loader {
 	struct vp_event_table **by_evsel;	/* NULL entry: event filtered out */
 	int *resolved_evsel;
 	size_t nevsel;
+	struct vp_tracedata *td;		/* when --weight or --group-by */
+	const char *field;			/* that field's name */
+	int fields_found;
 	struct vp_error *err;
 };
 
@@ -65,10 +69,19 @@ static struct vp_event_table *table_of(struct loader *l, const struct vp_evsel *
 			snprintf(name, sizeof(name), "%s", ev->name);
 			for (int k = 2; vp_profile_find(l->prof, name); k++)
 				snprintf(name, sizeof(name), "%s#%d", ev->name, k);
-			struct vp_event_table *t = vp_profile_table(l->prof, name, l->key);
+			/* A tracepoint with the --group-by field is keyed by its values alone. */
+			int has_field = l->td && ev->attr.type == PERF_TYPE_TRACEPOINT &&
+					vp_tracedata_field(l->td, (int)ev->attr.config, l->field);
+			unsigned key = has_field && l->o->group_by ? VP_KEY_SYM : l->key;
+			struct vp_event_table *t = vp_profile_table(l->prof, name, key);
 			if (t) {
 				t->attr_type = ev->attr.type;
 				t->attr_config = ev->attr.config;
+				if (has_field && l->o->weight)
+					t->weight = l->field;
+				else if (has_field)
+					t->group = l->field;
+				l->fields_found |= has_field;
 			}
 			l->by_evsel[ev->index] = t;
 		}
@@ -76,17 +89,77 @@ static struct vp_event_table *table_of(struct loader *l, const struct vp_evsel *
 	return l->by_evsel[ev->index];
 }
 
+/* The first user frame of the callchain in another object than the sampled
+ * address: for a syscall tracepoint sampled in libc's read(), the program's
+ * function that called it. Falls back to the sample itself. */
+static void resolve_caller(struct loader *l, const struct vp_sample *s, struct vp_resolved *res)
+{
+	unsigned cpumode = s->misc & VP_MISC_CPUMODE_MASK;
+	struct vp_resolved first = *res, r;
+	int have_first = cpumode == PERF_RECORD_MISC_USER;
+
+	for (uint64_t i = 0; i < s->nr_callchain; i++) {
+		uint64_t ip = s->callchain[i];
+		if (ip >= PERF_CONTEXT_MAX) {
+			cpumode = ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
+				: ip == PERF_CONTEXT_GUEST_USER ? PERF_RECORD_MISC_GUEST_USER
+				: ip == PERF_CONTEXT_GUEST_KERNEL ? PERF_RECORD_MISC_GUEST_KERNEL
+				: PERF_RECORD_MISC_KERNEL;
+			continue;
+		}
+		if (cpumode != PERF_RECORD_MISC_USER)
+			continue;
+		vp_session_resolve(l->session, s->pid, cpumode, ip, &r);
+		if (!have_first) {
+			first = r;
+			have_first = 1;
+			continue;
+		}
+		if (r.dso != first.dso) {
+			*res = r;
+			return;
+		}
+	}
+}
+
+/* --weight / --group-by: the field of this sample's tracepoint, or NULL. */
+static const struct vp_tpfield *sample_field(struct loader *l, const struct vp_event_table *t,
+					     const struct vp_sample *s)
+{
+	int id;
+
+	if (!(t->weight || t->group) || !s->raw)
+		return NULL;
+	id = vp_tracedata_raw_id(l->td, s->raw, s->raw_size);
+	return id < 0 ? NULL : vp_tracedata_field(l->td, id, l->field);
+}
+
 static int on_sample(void *ctx, const struct vp_sample *s)
 {
 	struct loader *l = ctx;
 	struct vp_event_table *t = table_of(l, s->evsel);
+	const struct vp_tpfield *f;
 	struct vp_resolved res;
 	struct vp_row row;
 
 	if (!t)
 		return 0;
 	vp_session_resolve(l->session, s->pid, s->misc, s->ip, &res);
+	if (l->o->caller && s->callchain)
+		resolve_caller(l, s, &res);
 	row = (struct vp_row){ res.symbol, res.dso, NULL, -1, res.domain, 1, s->period };
+	if ((f = sample_field(l, t, s))) {
+		if (t->weight) {
+			int64_t v = 0;
+			/* Negative values are errors (ret < 0): no bytes moved. */
+			vp_tpfield_value(f, s->raw, s->raw_size, &v);
+			row.period = v > 0 ? (uint64_t)v : 0;
+		} else {
+			row.symbol = vp_tpfield_label(f, s->raw, s->raw_size, l->prof->pool);
+			if (!row.symbol)
+				return vp_errorf(l->err, -ENOMEM, "out of memory");
+		}
+	}
 	if (l->key & (VP_KEY_COMM | VP_KEY_PID))
 		row.comm = vp_session_comm_of(l->session, s->pid, s->tid);
 	if (l->key & VP_KEY_PID)
@@ -172,12 +245,31 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	so = (struct vp_session_opts){ o->symfs, o->kallsyms, o->guest_kallsyms, o->guest_modules };
 	if ((r = vp_session_new(l.pd, &so, l.prof->pool, &l.session, err)) < 0)
 		goto out;
+	if (o->weight || o->group_by) {
+		const void *tdata;
+		uint64_t tsize;
+		l.field = vp_profile_intern(l.prof, o->weight ? o->weight : o->group_by);
+		if (vp_perfdata_feature(l.pd, VP_FEAT_TRACING_DATA, &tdata, &tsize) < 0) {
+			r = vp_errorf(err, -EINVAL, "'%s': no tracepoint formats in the file, so no "
+				      "field '%s' to %s by", path, l.field, o->weight ? "weight" : "group");
+			goto out;
+		}
+		if ((r = vp_tracedata_parse(tdata, tsize, &l.td, err)) < 0) {
+			vp_error_prefix(err, "'%s'", path);
+			goto out;
+		}
+	}
 	/* Tables in the file's event order, even for events without samples. */
 	for (size_t i = 0; i < vp_perfdata_nevsel(l.pd); i++)
 		if (!table_of(&l, vp_perfdata_evsel(l.pd, i)) && wanted(o, vp_perfdata_evsel(l.pd, i)->name)) {
 			r = vp_errorf(err, -ENOMEM, "out of memory");
 			goto out;
 		}
+
+	if (l.td && !l.fields_found) {
+		r = vp_errorf(err, -EINVAL, "'%s': no tracepoint event has a field '%s'", path, l.field);
+		goto out;
+	}
 
 	struct vp_perf_tool tool = {
 		.sample = on_sample, .mmap = on_mmap, .comm = on_comm, .fork = on_fork,
@@ -193,6 +285,7 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	l.prof = NULL;
 out:
 	vp_session_free(l.session);
+	vp_tracedata_free(l.td);
 	vp_profile_free(l.prof);
 	vp_perfdata_close(l.pd);
 	free(l.by_evsel);
