@@ -633,8 +633,6 @@ int vp_elf_open(const char *path, const uint8_t *build_id, size_t build_id_size,
 		snprintf(d.buildid_dir, sizeof(d.buildid_dir), "%s", opts->buildid_dir);
 	else if (d.symfs[0])	/* perf --symfs moves the cache to SYMFS/.debug */
 		snprintf(d.buildid_dir, sizeof(d.buildid_dir), "%s/.debug", d.symfs);
-	else if ((env = getenv("PERF_BUILDID_DIR")) && *env)
-		snprintf(d.buildid_dir, sizeof(d.buildid_dir), "%s", env);
 	else if ((env = getenv("HOME")))
 		snprintf(d.buildid_dir, sizeof(d.buildid_dir), "%s/.debug", env);
 	else

@@ -74,8 +74,8 @@ char *vp_demangle(const char *name, enum vp_demangle_mode m);
 struct vp_elf_opts {
 	const char *symfs;		/* prefix for every path looked up, like perf --symfs */
 	const char *debug_dir;		/* default /usr/lib/debug */
-	const char *buildid_dir;	/* perf's build-id cache; default $PERF_BUILDID_DIR,
-					 * else $HOME/.debug */
+	const char *buildid_dir;	/* perf's build-id cache; default SYMFS/.debug with a
+					 * symfs (as perf --symfs), else $HOME/.debug */
 };
 
 struct vp_elf;
