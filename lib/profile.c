@@ -361,14 +361,40 @@ int vp_key_parse(const char *spec, unsigned *key)
 	return 0;
 }
 
+/* libiberty's names for special symbols: their inner parameter lists are part
+ * of the name even without DMGL_PARAMS, so perf prints them whole. */
+static const char *const special_prefixes[] = {
+	"non-virtual thunk to ", "virtual thunk to ", "covariant return thunk to ",
+	"transaction clone for ", "non-transaction clone for ", "hidden alias for ",
+	"vtable for ", "VTT for ", "construction vtable for ", "typeinfo for ",
+	"typeinfo name for ", "typeinfo fn for ", "java Class for ", "java resource ",
+	"guard variable for ", "reference temporary #", "TLS init function for ",
+	"TLS wrapper function for ", "template parameter object for ",
+	"global constructors keyed to ", "global destructors keyed to ",
+};
+
 size_t vp_symbol_display_len(const char *s)
 {
-	size_t n;
+	size_t n, end;
 	int depth = 0;
 
 	if (!s)
 		return 0;
 	n = strlen(s);
+	/* Clone suffixes (" [clone .cold]", possibly several): perf's demangler never
+	 * reads them, so they are not shown. */
+	while (n > 0 && s[n - 1] == ']') {
+		size_t i = n - 1;
+		while (i > 0 && s[i] != '[')
+			i--;
+		if (i == 0 || s[i - 1] != ' ' || strncmp(s + i, "[clone ", 7))
+			break;
+		n = i - 1;
+	}
+	end = n;
+	for (size_t i = 0; i < sizeof(special_prefixes) / sizeof(special_prefixes[0]); i++)
+		if (!strncmp(s, special_prefixes[i], strlen(special_prefixes[i])))
+			return end;
 	/* Drop trailing qualifiers after the parameter list: " const", " volatile", " &", " &&". */
 	for (;;) {
 		static const char *const quals[] = { " const", " volatile", " &&", " &" };
@@ -385,13 +411,13 @@ size_t vp_symbol_display_len(const char *s)
 			break;
 	}
 	if (n == 0 || s[n - 1] != ')')
-		return strlen(s);
+		return end;
 	/* Walk back over the balanced trailing "(...)". */
 	for (size_t i = n; i-- > 0;) {
 		if (s[i] == ')')
 			depth++;
 		else if (s[i] == '(' && --depth == 0)
-			return i > 0 ? i : strlen(s);
+			return i > 0 ? i : end;
 	}
-	return strlen(s);
+	return end;
 }

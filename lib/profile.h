@@ -128,7 +128,11 @@ int vp_domain_valid(char d);
 const char *vp_dso_short_name(const char *dso);
 
 /* Length of the prefix of a symbol perf would print: the name without a
- * trailing parameter list and cv/ref qualifiers ("f(int) const" -> 1). */
+ * trailing parameter list, cv/ref qualifiers and clone suffixes ("f(int) const"
+ * -> 1, "f(int) [clone .cold]" -> 1); thunks, vtables and other special names
+ * keep their inner parameter list ("non-virtual thunk to A::f(int)" whole).
+ * Names that were never demangled but end in a parameter list (a JIT map's
+ * "foo(int)") are cut too, though perf prints them whole. */
 size_t vp_symbol_display_len(const char *symbol);
 
 /* Parse "sym", "dso,sym", "sym,dso,domain", "comm", "pid"... into a key mask,

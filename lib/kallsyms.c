@@ -1,0 +1,310 @@
+/* Kernel symbols from /proc/kallsyms (or a copy) as perf 6.1 loads them:
+ * kallsyms__parse, the type filter, one tree for the kernel and every module
+ * with perf's kallsyms end and duplicate fixups, then the split of module
+ * symbols into per-module tables (maps__split_kallsyms). */
+#include "symbols.h"
+
+#include <ctype.h>
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lines.h"
+#include "symtab_internal.h"
+
+#define KSYM_NAME_LEN 512	/* perf keeps at most KSYM_NAME_LEN + 1 bytes of a name */
+
+struct module {
+	char *name;		/* bare: "xfs" */
+	struct vp_symtab *tab;
+	uint64_t lo, hi;	/* [first start, last end) */
+};
+
+struct vp_kallsyms {
+	struct vp_symtab *core;
+	struct module *mods;
+	size_t nmods, capmods;
+	uint64_t text, stext;
+	int have_text, have_stext;
+};
+
+void vp_kallsyms_free(struct vp_kallsyms *k)
+{
+	if (!k)
+		return;
+	vp_symtab_free(k->core);
+	for (size_t i = 0; i < k->nmods; i++) {
+		free(k->mods[i].name);
+		vp_symtab_free(k->mods[i].tab);
+	}
+	free(k->mods);
+	free(k);
+}
+
+static int hexdigit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static struct module *module_get(struct vp_kallsyms *k, const char *name, size_t len)
+{
+	for (size_t i = k->nmods; i-- > 0;)	/* a module's symbols come together */
+		if (strlen(k->mods[i].name) == len && !memcmp(k->mods[i].name, name, len))
+			return &k->mods[i];
+	if (k->nmods == k->capmods) {
+		size_t cap = k->capmods ? k->capmods * 2 : 16;
+		struct module *m = realloc(k->mods, cap * sizeof(*m));
+		if (!m)
+			return NULL;
+		k->mods = m;
+		k->capmods = cap;
+	}
+	struct module *m = &k->mods[k->nmods];
+	memset(m, 0, sizeof(*m));
+	m->name = strndup(name, len);
+	m->tab = vp_symtab_new();
+	if (!m->name || !m->tab) {
+		free(m->name);
+		vp_symtab_free(m->tab);
+		return NULL;
+	}
+	vp_symtab_set_demangle(m->tab, 0);
+	k->nmods++;
+	return m;
+}
+
+/* maps__split_kallsyms: module symbols leave the kernel's tree for their
+ * module's, named without "\t[mod]"; x86's entry trampoline is dropped. */
+static int split(struct vp_kallsyms *k)
+{
+	const struct vp_sym *s, *nx;
+
+	for (s = vp_symtab_first(k->core); s; s = nx) {
+		const char *tab = strchr(s->name, '\t');
+
+		nx = vp_symtab_next(k->core, s);
+		if (tab) {
+			const char *mod = tab + 1;
+			size_t len = strlen(mod);
+			if (len >= 2 && mod[0] == '[' && mod[len - 1] == ']') {
+				mod++;
+				len -= 2;
+			}
+			struct module *m = module_get(k, mod, len);
+			if (!m || vp_symtab_add_n(m->tab, s->start, s->end - s->start, s->name,
+						  (size_t)(tab - s->name), s->bind, s->type) < 0)
+				return -ENOMEM;
+			vp_symtab_erase(k->core, s);
+		} else if (!strcmp(s->name, "__entry_SYSCALL_64_trampoline")) {
+			vp_symtab_erase(k->core, s);
+		}
+	}
+	vp_symtab_seal(k->core);
+	for (size_t i = 0; i < k->nmods; i++) {
+		struct module *m = &k->mods[i];
+		vp_symtab_seal(m->tab);
+		size_t n = vp_symtab_count(m->tab);
+		if (n) {
+			m->lo = vp_symtab_at(m->tab, 0)->start;
+			for (size_t j = 0; j < n; j++) {
+				/* a zero-size symbol still holds its start */
+				const struct vp_sym *x = vp_symtab_at(m->tab, j);
+				uint64_t e = x->end > x->start ? x->end : x->start + 1;
+				if (e > m->hi)
+					m->hi = e;
+			}
+		}
+	}
+	return 0;
+}
+
+int vp_kallsyms_load(const char *path, struct vp_kallsyms **out, struct vp_error *err)
+{
+	struct vp_lines r;
+	struct vp_kallsyms *k;
+	char *line;
+	size_t len, nlines = 0, nonzero = 0;
+	int trunc, nl, rc;
+
+	*out = NULL;
+	if (!path)
+		return vp_errorf(err, -EINVAL, "no kallsyms file");
+	rc = vp_lines_open(&r, path, 4096);
+	if (rc < 0)
+		return vp_errorf(err, rc, "'%s': %s", path, strerror(-rc));
+	k = calloc(1, sizeof(*k));
+	if (!k || !(k->core = vp_symtab_new())) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	vp_symtab_set_demangle(k->core, 0);	/* perf never demangles kernel names */
+
+	while ((rc = vp_lines_next(&r, &line, &len, &trunc, &nl)) > 0) {
+		uint64_t start = 0;
+		size_t i = 0;
+		int d;
+		char type;
+
+		/* "ADDR TYPE NAME[\t[MODULE]]"; anything else is skipped as perf does */
+		while ((d = hexdigit((unsigned char)line[i])) >= 0) {
+			start = start << 4 | (uint64_t)d;
+			i++;
+		}
+		if (i == 0 || line[i] != ' ' || !line[i + 1] || line[i + 2] != ' ')
+			continue;
+		type = line[i + 1];
+		const char *name = line + i + 3;
+		size_t nlen = len - (i + 3);
+		if (nlen > KSYM_NAME_LEN + 1)
+			nlen = KSYM_NAME_LEN + 1;
+		nlines++;
+		nonzero += start != 0;
+		/* the relocation reference: the first function named so */
+		if (toupper((unsigned char)type) == 'T' || toupper((unsigned char)type) == 'W') {
+			if (!k->have_text && nlen == 5 && !memcmp(name, "_text", 5)) {
+				k->text = start;
+				k->have_text = 1;
+			} else if (!k->have_stext && nlen == 6 && !memcmp(name, "_stext", 6)) {
+				k->stext = start;
+				k->have_stext = 1;
+			}
+		}
+		/* symbol_type__filter: text, weak, data and bss, either case */
+		int up = toupper((unsigned char)type);
+		if (up != 'T' && up != 'W' && up != 'D' && up != 'B')
+			continue;
+		if (name[0] == '$')	/* ARM module-local mapping symbols */
+			continue;
+		uint8_t bind = type == 'W' ? STB_WEAK : isupper((unsigned char)type) ? STB_GLOBAL
+										    : STB_LOCAL;
+		uint8_t stt = tolower((unsigned char)type) == 't' || tolower((unsigned char)type) == 'w'
+				      ? STT_FUNC
+				      : STT_OBJECT;
+		if (vp_symtab_add_n(k->core, start, 0, name, nlen, bind, stt) < 0) {
+			rc = -ENOMEM;
+			goto fail;
+		}
+	}
+	if (rc < 0) {
+		vp_errorf(err, rc, "'%s': %s", path, strerror(-rc));
+		goto fail_msg;
+	}
+	vp_lines_close(&r);
+	if (nlines == 0) {
+		vp_kallsyms_free(k);
+		return vp_errorf(err, -EINVAL, "'%s': no kallsyms lines (ADDRESS TYPE NAME)", path);
+	}
+	if (nonzero == 0) {
+		vp_kallsyms_free(k);
+		return vp_errorf(err, -EACCES,
+				 "'%s': every address is zero: kernel.kptr_restrict hides them "
+				 "(read it as root, or set /proc/sys/kernel/kptr_restrict to 0)",
+				 path);
+	}
+	vp_symtab_fixup(k->core, 1);
+	if ((rc = split(k)) < 0) {
+		vp_kallsyms_free(k);
+		return vp_errorf(err, rc, "'%s': out of memory", path);
+	}
+	*out = k;
+	return 0;
+fail:
+	vp_errorf(err, rc, "'%s': %s", path, rc == -ENOMEM ? "out of memory" : strerror(-rc));
+fail_msg:
+	vp_lines_close(&r);
+	vp_kallsyms_free(k);
+	return rc;
+}
+
+const struct vp_symtab *vp_kallsyms_kernel(const struct vp_kallsyms *k)
+{
+	return k ? k->core : NULL;
+}
+
+const struct vp_symtab *vp_kallsyms_module(const struct vp_kallsyms *k, const char *module)
+{
+	if (!k || !module)
+		return NULL;
+	for (size_t i = 0; i < k->nmods; i++)
+		if (!strcmp(k->mods[i].name, module))
+			return k->mods[i].tab;
+	return NULL;
+}
+
+size_t vp_kallsyms_module_count(const struct vp_kallsyms *k)
+{
+	return k ? k->nmods : 0;
+}
+
+const char *vp_kallsyms_module_name(const struct vp_kallsyms *k, size_t i)
+{
+	return k && i < k->nmods ? k->mods[i].name : NULL;
+}
+
+const struct vp_sym *vp_kallsyms_find(const struct vp_kallsyms *k, uint64_t addr,
+				      const char **module, const struct vp_symtab **table)
+{
+	const struct vp_sym *s;
+
+	if (module)
+		*module = NULL;
+	if (table)
+		*table = NULL;
+	if (!k)
+		return NULL;
+	if ((s = vp_symtab_find(k->core, addr))) {
+		if (table)
+			*table = k->core;
+		return s;
+	}
+	for (size_t i = 0; i < k->nmods; i++) {
+		const struct module *m = &k->mods[i];
+		if (addr < m->lo || addr >= m->hi)
+			continue;
+		if ((s = vp_symtab_find(m->tab, addr))) {
+			if (module)
+				*module = m->name;
+			if (table)
+				*table = m->tab;
+			return s;
+		}
+	}
+	return NULL;
+}
+
+uint64_t vp_kallsyms_ref_addr(const struct vp_kallsyms *k, const char **name)
+{
+	if (name)
+		*name = NULL;
+	if (!k)
+		return 0;
+	if (k->have_text) {
+		if (name)
+			*name = "_text";
+		return k->text;
+	}
+	if (k->have_stext) {
+		if (name)
+			*name = "_stext";
+		return k->stext;
+	}
+	return 0;
+}
+
+uint64_t vp_kallsyms_addr_of(const struct vp_kallsyms *k, const char *name)
+{
+	if (!k || !name)
+		return 0;
+	if (!strcmp(name, "_text"))
+		return k->have_text ? k->text : 0;
+	if (!strcmp(name, "_stext"))
+		return k->have_stext ? k->stext : 0;
+	return 0;
+}

@@ -1,0 +1,785 @@
+/* Symbol tables that answer exactly as perf 6.1's per-dso symbol rbtrees:
+ * the same red-black tree (Linux lib/rbtree.c's insert and erase cases,
+ * rebuilt here on array indices), perf's end and duplicate fixups, and
+ * perf's tree walk for lookups, so overlapping symbols resolve as in perf. */
+#include "symbols.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "demangle.h"
+#include "symtab_internal.h"
+
+#define NIL UINT32_MAX
+#define RED 0
+#define BLACK 1
+/* Most symbols are added in one go; the tree keeps at most this many. */
+#define MAX_SYMS (UINT32_MAX - 1)
+
+struct chunk {
+	struct chunk *next;
+	size_t used, size;
+	char data[];
+};
+
+struct vp_symtab {
+	struct vp_sym *syms;	/* nodes, in insertion order */
+	uint32_t *left, *right, *parent;
+	uint8_t *color;
+	size_t n, cap;
+	uint32_t root;
+	uint32_t rightmost;	/* last node in tree order, NIL when unknown */
+	uint32_t *order;	/* live nodes in tree order, after seal */
+	size_t norder;
+	int sealed, demangle;
+	struct chunk *chunks;	/* names and demangled names */
+};
+
+/* ---- string arena ---- */
+
+static char *arena_alloc(struct vp_symtab *t, size_t n)
+{
+	struct chunk *c = t->chunks;
+
+	if (!c || c->size - c->used < n) {
+		size_t sz = n > 60000 ? n : 60000;
+		c = malloc(sizeof(*c) + sz);
+		if (!c)
+			return NULL;
+		c->size = sz;
+		c->used = 0;
+		/* A big one-off string goes behind the current chunk, which keeps filling. */
+		if (t->chunks && n > 60000) {
+			c->next = t->chunks->next;
+			t->chunks->next = c;
+		} else {
+			c->next = t->chunks;
+			t->chunks = c;
+		}
+	}
+	char *p = c->data + c->used;
+	c->used += n;
+	return p;
+}
+
+static const char *arena_strdup(struct vp_symtab *t, const char *s, size_t len)
+{
+	char *p = arena_alloc(t, len + 1);
+
+	if (!p)
+		return NULL;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+/* ---- table ---- */
+
+struct vp_symtab *vp_symtab_new(void)
+{
+	struct vp_symtab *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->root = NIL;
+	t->rightmost = NIL;
+	t->demangle = 1;
+	return t;
+}
+
+void vp_symtab_free(struct vp_symtab *t)
+{
+	if (!t)
+		return;
+	for (struct chunk *c = t->chunks, *next; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(t->syms);
+	free(t->left);
+	free(t->right);
+	free(t->parent);
+	free(t->color);
+	free(t->order);
+	free(t);
+}
+
+void vp_symtab_set_demangle(struct vp_symtab *t, int on)
+{
+	t->demangle = on;
+}
+
+static int grow(struct vp_symtab *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 256;
+	void *p;
+
+	if (t->cap >= MAX_SYMS)
+		return -ENOMEM;
+	if (cap > MAX_SYMS)
+		cap = MAX_SYMS;
+#define GROW(field)                                                         \
+	do {                                                                \
+		p = realloc(t->field, cap * sizeof(*t->field));             \
+		if (!p)                                                     \
+			return -ENOMEM;                                     \
+		t->field = p;                                               \
+	} while (0)
+	GROW(syms);
+	GROW(left);
+	GROW(right);
+	GROW(parent);
+	GROW(color);
+#undef GROW
+	t->cap = cap;
+	return 0;
+}
+
+/* ---- red-black tree on indices (same shapes as Linux lib/rbtree.c) ---- */
+
+static void change_child(struct vp_symtab *t, uint32_t old, uint32_t new, uint32_t parent)
+{
+	if (parent == NIL)
+		t->root = new;
+	else if (t->left[parent] == old)
+		t->left[parent] = new;
+	else
+		t->right[parent] = new;
+}
+
+/* old's parent and colour go to new; old hangs under new with colour c. */
+static void rotate_set_parents(struct vp_symtab *t, uint32_t old, uint32_t new, uint8_t c)
+{
+	uint32_t parent = t->parent[old];
+
+	t->parent[new] = parent;
+	t->color[new] = t->color[old];
+	t->parent[old] = new;
+	t->color[old] = c;
+	change_child(t, old, new, parent);
+}
+
+static void set_pc(struct vp_symtab *t, uint32_t n, uint32_t parent, uint8_t c)
+{
+	if (n == NIL)	/* cannot happen in a valid tree; never write out of bounds */
+		return;
+	t->parent[n] = parent;
+	t->color[n] = c;
+}
+
+static int is_red(const struct vp_symtab *t, uint32_t n)
+{
+	return n != NIL && t->color[n] == RED;
+}
+
+static void insert_color(struct vp_symtab *t, uint32_t node)
+{
+	uint32_t parent = t->parent[node], gparent, tmp;
+
+	for (;;) {
+		if (parent == NIL) {
+			set_pc(t, node, NIL, BLACK);
+			break;
+		}
+		if (t->color[parent] == BLACK)
+			break;
+		gparent = t->parent[parent];
+		tmp = t->right[gparent];
+		if (parent != tmp) {	/* parent is gparent's left child */
+			if (is_red(t, tmp)) {
+				/* uncle red: recolour and continue from gparent */
+				set_pc(t, tmp, gparent, BLACK);
+				set_pc(t, parent, gparent, BLACK);
+				node = gparent;
+				parent = t->parent[node];
+				set_pc(t, node, parent, RED);
+				continue;
+			}
+			tmp = t->right[parent];
+			if (node == tmp) {	/* left rotate at parent */
+				t->right[parent] = tmp = t->left[node];
+				t->left[node] = parent;
+				if (tmp != NIL)
+					set_pc(t, tmp, parent, BLACK);
+				set_pc(t, parent, node, RED);
+				parent = node;
+				tmp = t->right[node];
+			}
+			/* right rotate at gparent */
+			t->left[gparent] = tmp;
+			t->right[parent] = gparent;
+			if (tmp != NIL)
+				set_pc(t, tmp, gparent, BLACK);
+			rotate_set_parents(t, gparent, parent, RED);
+			break;
+		} else {
+			tmp = t->left[gparent];
+			if (is_red(t, tmp)) {
+				set_pc(t, tmp, gparent, BLACK);
+				set_pc(t, parent, gparent, BLACK);
+				node = gparent;
+				parent = t->parent[node];
+				set_pc(t, node, parent, RED);
+				continue;
+			}
+			tmp = t->left[parent];
+			if (node == tmp) {	/* right rotate at parent */
+				t->left[parent] = tmp = t->right[node];
+				t->right[node] = parent;
+				if (tmp != NIL)
+					set_pc(t, tmp, parent, BLACK);
+				set_pc(t, parent, node, RED);
+				parent = node;
+				tmp = t->left[node];
+			}
+			/* left rotate at gparent */
+			t->right[gparent] = tmp;
+			t->left[parent] = gparent;
+			if (tmp != NIL)
+				set_pc(t, tmp, gparent, BLACK);
+			rotate_set_parents(t, gparent, parent, RED);
+			break;
+		}
+	}
+}
+
+static void erase_color(struct vp_symtab *t, uint32_t parent)
+{
+	uint32_t node = NIL, sibling, tmp1, tmp2;
+
+	for (;;) {
+		sibling = t->right[parent];
+		if (node != sibling) {	/* node is parent's left child */
+			if (is_red(t, sibling)) {
+				/* left rotate at parent */
+				t->right[parent] = tmp1 = t->left[sibling];
+				t->left[sibling] = parent;
+				set_pc(t, tmp1, parent, BLACK);
+				rotate_set_parents(t, parent, sibling, RED);
+				sibling = tmp1;
+			}
+			tmp1 = t->right[sibling];
+			if (!is_red(t, tmp1)) {
+				tmp2 = t->left[sibling];
+				if (!is_red(t, tmp2)) {
+					/* sibling colour flip */
+					set_pc(t, sibling, parent, RED);
+					if (t->color[parent] == RED) {
+						t->color[parent] = BLACK;
+					} else {
+						node = parent;
+						parent = t->parent[node];
+						if (parent != NIL)
+							continue;
+					}
+					break;
+				}
+				/* right rotate at sibling */
+				t->left[sibling] = tmp1 = t->right[tmp2];
+				t->right[tmp2] = sibling;
+				t->right[parent] = tmp2;
+				if (tmp1 != NIL)
+					set_pc(t, tmp1, sibling, BLACK);
+				tmp1 = sibling;
+				sibling = tmp2;
+			}
+			/* left rotate at parent, colour flips */
+			t->right[parent] = tmp2 = t->left[sibling];
+			t->left[sibling] = parent;
+			set_pc(t, tmp1, sibling, BLACK);
+			if (tmp2 != NIL)
+				t->parent[tmp2] = parent;
+			rotate_set_parents(t, parent, sibling, BLACK);
+			break;
+		} else {
+			sibling = t->left[parent];
+			if (is_red(t, sibling)) {
+				t->left[parent] = tmp1 = t->right[sibling];
+				t->right[sibling] = parent;
+				set_pc(t, tmp1, parent, BLACK);
+				rotate_set_parents(t, parent, sibling, RED);
+				sibling = tmp1;
+			}
+			tmp1 = t->left[sibling];
+			if (!is_red(t, tmp1)) {
+				tmp2 = t->right[sibling];
+				if (!is_red(t, tmp2)) {
+					set_pc(t, sibling, parent, RED);
+					if (t->color[parent] == RED) {
+						t->color[parent] = BLACK;
+					} else {
+						node = parent;
+						parent = t->parent[node];
+						if (parent != NIL)
+							continue;
+					}
+					break;
+				}
+				t->right[sibling] = tmp1 = t->left[tmp2];
+				t->left[tmp2] = sibling;
+				t->left[parent] = tmp2;
+				if (tmp1 != NIL)
+					set_pc(t, tmp1, sibling, BLACK);
+				tmp1 = sibling;
+				sibling = tmp2;
+			}
+			t->left[parent] = tmp2 = t->right[sibling];
+			t->right[sibling] = parent;
+			set_pc(t, tmp1, sibling, BLACK);
+			if (tmp2 != NIL)
+				t->parent[tmp2] = parent;
+			rotate_set_parents(t, parent, sibling, BLACK);
+			break;
+		}
+	}
+}
+
+static void erase(struct vp_symtab *t, uint32_t node)
+{
+	uint32_t child = t->right[node], tmp = t->left[node];
+	uint32_t parent, rebalance;
+
+	if (tmp == NIL) {
+		/* at most one child, the right one: it must be red */
+		parent = t->parent[node];
+		change_child(t, node, child, parent);
+		if (child != NIL) {
+			t->parent[child] = parent;
+			t->color[child] = t->color[node];
+			rebalance = NIL;
+		} else {
+			rebalance = t->color[node] == BLACK ? parent : NIL;
+		}
+	} else if (child == NIL) {
+		/* only a left child */
+		parent = t->parent[node];
+		t->parent[tmp] = parent;
+		t->color[tmp] = t->color[node];
+		change_child(t, node, tmp, parent);
+		rebalance = NIL;
+	} else {
+		uint32_t successor = child, child2;
+
+		tmp = t->left[child];
+		if (tmp == NIL) {
+			/* the successor is node's right child */
+			parent = successor;
+			child2 = t->right[successor];
+		} else {
+			/* the successor is leftmost under the right child */
+			do {
+				parent = successor;
+				successor = tmp;
+				tmp = t->left[tmp];
+			} while (tmp != NIL);
+			t->left[parent] = child2 = t->right[successor];
+			t->right[successor] = child;
+			t->parent[child] = successor;
+		}
+		tmp = t->left[node];
+		t->left[successor] = tmp;
+		t->parent[tmp] = successor;
+
+		uint32_t np = t->parent[node];
+		uint8_t nc = t->color[node], sc = t->color[successor];
+		change_child(t, node, successor, np);
+		t->parent[successor] = np;
+		t->color[successor] = nc;
+		if (child2 != NIL) {
+			set_pc(t, child2, parent, BLACK);
+			rebalance = NIL;
+		} else {
+			rebalance = sc == BLACK ? parent : NIL;
+		}
+	}
+	if (rebalance != NIL)
+		erase_color(t, rebalance);
+	t->syms[node].flags |= VP_SYM_ERASED;
+	t->rightmost = NIL;
+}
+
+static uint32_t first(const struct vp_symtab *t)
+{
+	uint32_t n = t->root;
+
+	if (n == NIL)
+		return NIL;
+	while (t->left[n] != NIL)
+		n = t->left[n];
+	return n;
+}
+
+static uint32_t next(const struct vp_symtab *t, uint32_t n)
+{
+	uint32_t p;
+
+	if (t->right[n] != NIL) {
+		n = t->right[n];
+		while (t->left[n] != NIL)
+			n = t->left[n];
+		return n;
+	}
+	while ((p = t->parent[n]) != NIL && n == t->right[p])
+		n = p;
+	return p;
+}
+
+/* ---- adding ---- */
+
+static int insert(struct vp_symtab *t, uint64_t start, uint64_t size, const char *name,
+		  size_t namelen, uint8_t bind, uint8_t type, uint8_t flags)
+{
+	uint32_t i, *link = &t->root, parent = NIL;
+
+	if (t->sealed)
+		return -EINVAL;
+	if (t->n == t->cap && grow(t) < 0)
+		return -ENOMEM;
+	const char *nm = arena_strdup(t, name, namelen);
+	if (!nm)
+		return -ENOMEM;
+	i = (uint32_t)t->n++;
+	/* perf's symbol__new: end = start + len, or start when the size is unknown */
+	t->syms[i] = (struct vp_sym){ start, size ? start + size : start, nm, NULL, NULL,
+				      bind, type, flags };
+	/* Sorted input (kallsyms, most symbol tables) lands right of the last
+	 * node, where the descent would end anyway: skip the descent. */
+	if (t->root == NIL) {
+		t->rightmost = i;
+	} else {
+		if (t->rightmost == NIL) {
+			uint32_t r = t->root;
+			while (t->right[r] != NIL)
+				r = t->right[r];
+			t->rightmost = r;
+		}
+		if (start >= t->syms[t->rightmost].start) {
+			parent = t->rightmost;
+			link = &t->right[parent];
+			t->rightmost = i;
+		} else {
+			while (*link != NIL) {
+				parent = *link;
+				link = start < t->syms[parent].start ? &t->left[parent]
+								     : &t->right[parent];
+			}
+		}
+	}
+	t->left[i] = t->right[i] = NIL;
+	t->parent[i] = parent;
+	t->color[i] = RED;
+	*link = i;
+	insert_color(t, i);
+	return 0;
+}
+
+int vp_symtab_add(struct vp_symtab *t, uint64_t start, uint64_t size, const char *name,
+		  uint8_t bind, uint8_t type)
+{
+	if (!t || !name)
+		return -EINVAL;
+	return insert(t, start, size, name, strlen(name), bind, type, 0);
+}
+
+/* ---- names ---- */
+
+/* The SHORT and FULL forms of one symbol's name, computed together. */
+static int demangle_pair(struct vp_symtab *t, struct vp_sym *s)
+{
+	char *sh = NULL, *fu = NULL;
+	const char *base = s->name;
+	size_t blen = strlen(base);
+
+	if (s->flags & VP_SYM_PLT)
+		blen -= 4;	/* the target's name, without "@plt" */
+	if (t->demangle && !(s->flags & VP_SYM_PLT)) {
+		if (vp_demangle_pair(base, &sh, &fu) < 0)
+			return -ENOMEM;
+	} else if (t->demangle) {
+		char *b = strndup(base, blen);
+		if (!b)
+			return -ENOMEM;
+		int r = vp_demangle_pair(b, &sh, &fu);
+		free(b);
+		if (r < 0)
+			return -ENOMEM;
+	}
+	if (s->flags & VP_SYM_PLT) {
+		/* perf: snprintf(buf, 1024, "%s@plt", demangled ?: name) */
+		char *psh = NULL, *pfu = NULL;
+		if (vp_demangle_plt(sh ? sh : NULL, fu ? fu : NULL, base, blen, &psh, &pfu) < 0) {
+			free(sh);
+			free(fu);
+			return -ENOMEM;
+		}
+		free(sh);
+		free(fu);
+		sh = psh;
+		fu = pfu;
+	}
+	s->demangled = sh ? arena_strdup(t, sh, strlen(sh)) : s->name;
+	s->demangled_full = fu ? arena_strdup(t, fu, strlen(fu)) : s->demangled;
+	free(sh);
+	free(fu);
+	if (!s->demangled || !s->demangled_full) {
+		s->demangled = s->demangled_full = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+const char *vp_sym_name(const struct vp_symtab *ct, const struct vp_sym *cs,
+			enum vp_demangle_mode m)
+{
+	/* The cache lives in the table: logically const, filled on first use. */
+	struct vp_symtab *t = (struct vp_symtab *)ct;
+	struct vp_sym *s = (struct vp_sym *)cs;
+
+	if (!s)
+		return NULL;
+	if (m == VP_DEMANGLE_NONE)
+		return s->name;
+	if (!s->demangled && demangle_pair(t, s) < 0)
+		return s->name;
+	return m == VP_DEMANGLE_FULL ? s->demangled_full : s->demangled;
+}
+
+int vp_symtab_add_plt(struct vp_symtab *t, uint64_t start, uint64_t size, const char *target)
+{
+	char buf[1024];
+	size_t len;
+	uint32_t i;
+	int r;
+
+	if (!t || !target)
+		return -EINVAL;
+	/* perf's verbatim form is snprintf'd into 1024 bytes, so long names lose their tail */
+	len = (size_t)snprintf(buf, sizeof(buf), "%s@plt", target);
+	if (len >= sizeof(buf)) {
+		/* the target is needed whole for demangling: keep it, name it now */
+		char *full = malloc(strlen(target) + 5);
+		if (!full)
+			return -ENOMEM;
+		strcpy(full, target);
+		strcat(full, "@plt");
+		r = insert(t, start, size, full, strlen(full), STB_GLOBAL, STT_FUNC, VP_SYM_PLT);
+		free(full);
+		if (r < 0)
+			return r;
+		i = (uint32_t)(t->n - 1);
+		if (t->demangle && demangle_pair(t, &t->syms[i]) < 0)
+			return -ENOMEM;
+		t->syms[i].name = arena_strdup(t, buf, sizeof(buf) - 1);
+		if (!t->syms[i].name)
+			return -ENOMEM;
+		if (!t->demangle)
+			t->syms[i].demangled = t->syms[i].demangled_full = t->syms[i].name;
+		return 0;
+	}
+	return insert(t, start, size, buf, len, STB_GLOBAL, STT_FUNC, VP_SYM_PLT);
+}
+
+/* ---- perf's fixups ---- */
+
+static int underscores(const char *s)
+{
+	int n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* The name perf holds for a symbol: demangled at load time when it demangles. */
+static const char *perf_name(struct vp_symtab *t, struct vp_sym *s)
+{
+	return t->demangle ? vp_sym_name(t, s, VP_DEMANGLE_SHORT) : s->name;
+}
+
+/* perf's choose_best_symbol: 1 keeps a, 0 keeps b. */
+static int choose_a(struct vp_symtab *t, struct vp_sym *a, struct vp_sym *b)
+{
+	int64_t la = (int64_t)(a->end - a->start), lb = (int64_t)(b->end - b->start);
+	int wa, wb, ga, gb, ua, ub;
+	size_t na, nb;
+	const char *sa, *sb;
+
+	if (lb == 0 && la > 0)
+		return 1;
+	if (la == 0 && lb > 0)
+		return 0;
+	wa = a->bind == STB_WEAK;
+	wb = b->bind == STB_WEAK;
+	if (wb && !wa)
+		return 1;
+	if (wa && !wb)
+		return 0;
+	ga = a->bind == STB_GLOBAL;
+	gb = b->bind == STB_GLOBAL;
+	if (ga && !gb)
+		return 1;
+	if (gb && !ga)
+		return 0;
+	sa = perf_name(t, a);
+	sb = perf_name(t, b);
+	ua = underscores(sa);
+	ub = underscores(sb);
+	if (ub > ua)
+		return 1;
+	if (ua > ub)
+		return 0;
+	na = strlen(sa);
+	nb = strlen(sb);
+	if (na > nb)
+		return 1;
+	if (na < nb)
+		return 0;
+	/* arch__choose_best_symbol: avoid the kernel's "SyS" syscall aliases */
+	if (!strncmp(sa, "SyS", 3) || !strncmp(sa, "compat_SyS", 10))
+		return 0;
+	return 1;
+}
+
+static uint64_t roundup_page(uint64_t x)
+{
+	return (x + 4095) / 4096 * 4096;
+}
+
+static void fixup_end(struct vp_symtab *t, int is_kallsyms)
+{
+	uint32_t pn = first(t), cn;
+	struct vp_sym *prev, *curr;
+
+	if (pn == NIL)
+		return;
+	curr = &t->syms[pn];
+	for (cn = next(t, pn); cn != NIL; cn = next(t, cn)) {
+		prev = curr;
+		curr = &t->syms[cn];
+		if (prev->end != prev->start)
+			continue;
+		/* kallsyms: the last symbol before the kernel/module boundary gets a page */
+		if (is_kallsyms && !strchr(prev->name, '[') != !strchr(curr->name, '['))
+			prev->end = roundup_page(prev->end + 4096);
+		else
+			prev->end = curr->start;
+	}
+	if (curr->end == curr->start)
+		curr->end = roundup_page(curr->start) + 4096;
+}
+
+static void fixup_duplicate(struct vp_symtab *t)
+{
+	uint32_t nd = first(t), curr, nx;
+
+	while (nd != NIL) {
+		curr = nd;
+again:
+		nx = next(t, curr);
+		nd = nx;
+		if (nx == NIL)
+			break;
+		if (t->syms[curr].start != t->syms[nx].start)
+			continue;
+		if (choose_a(t, &t->syms[curr], &t->syms[nx])) {
+			erase(t, nx);
+			goto again;
+		}
+		nd = next(t, curr);
+		erase(t, curr);
+	}
+}
+
+void vp_symtab_fixup(struct vp_symtab *t, int is_kallsyms)
+{
+	if (!t || t->sealed)
+		return;
+	fixup_end(t, is_kallsyms);
+	fixup_duplicate(t);
+}
+
+void vp_symtab_seal(struct vp_symtab *t)
+{
+	size_t live = 0;
+
+	if (!t || t->sealed)
+		return;
+	t->sealed = 1;
+	for (size_t i = 0; i < t->n; i++)
+		live += !(t->syms[i].flags & VP_SYM_ERASED);
+	t->order = malloc((live ? live : 1) * sizeof(*t->order));
+	if (!t->order)
+		return;	/* count() then reports 0; find() still works */
+	for (uint32_t n = first(t); n != NIL; n = next(t, n))
+		t->order[t->norder++] = n;
+}
+
+void vp_symtab_finish(struct vp_symtab *t, int is_kallsyms)
+{
+	vp_symtab_fixup(t, is_kallsyms);
+	vp_symtab_seal(t);
+}
+
+/* ---- lookups ---- */
+
+const struct vp_sym *vp_symtab_find(const struct vp_symtab *t, uint64_t ip)
+{
+	uint32_t n;
+
+	if (!t)
+		return NULL;
+	/* perf's symbols__find: the first node on the search path that holds ip */
+	for (n = t->root; n != NIL;) {
+		const struct vp_sym *s = &t->syms[n];
+		if (ip < s->start)
+			n = t->left[n];
+		else if (ip > s->end || (ip == s->end && ip != s->start))
+			n = t->right[n];
+		else
+			return s;
+	}
+	return NULL;
+}
+
+size_t vp_symtab_count(const struct vp_symtab *t)
+{
+	return t ? t->norder : 0;
+}
+
+const struct vp_sym *vp_symtab_at(const struct vp_symtab *t, size_t i)
+{
+	return t && i < t->norder ? &t->syms[t->order[i]] : NULL;
+}
+
+/* ---- internal (symtab_internal.h) ---- */
+
+int vp_symtab_add_n(struct vp_symtab *t, uint64_t start, uint64_t size, const char *name,
+		    size_t len, uint8_t bind, uint8_t type)
+{
+	if (!t || !name)
+		return -EINVAL;
+	return insert(t, start, size, name, len, bind, type, 0);
+}
+
+const struct vp_sym *vp_symtab_first(const struct vp_symtab *t)
+{
+	uint32_t n = t ? first(t) : NIL;
+
+	return n == NIL ? NULL : &t->syms[n];
+}
+
+const struct vp_sym *vp_symtab_next(const struct vp_symtab *t, const struct vp_sym *s)
+{
+	uint32_t n = next(t, (uint32_t)(s - t->syms));
+
+	return n == NIL ? NULL : &t->syms[n];
+}
+
+void vp_symtab_erase(struct vp_symtab *t, const struct vp_sym *s)
+{
+	if (t && !t->sealed && s && !(s->flags & VP_SYM_ERASED))
+		erase(t, (uint32_t)(s - t->syms));
+}
