@@ -10,7 +10,7 @@ SAMPLE, MMAP, MMAP2 = 9, 1, 10
 IDENTIFIER, IP = 1 << 16, 1 << 0
 
 data = bytearray(open(sys.argv[1], "rb").read())
-delta = int(sys.argv[3], 0)
+delta = int(sys.argv[3], 0) % 2**64
 attr_size, attrs_off = struct.unpack_from("<QQ", data, 16)
 data_off, data_size = struct.unpack_from("<QQ", data, 40)
 sample_type = struct.unpack_from("<Q", data, attrs_off + 24)[0]
@@ -28,7 +28,7 @@ while off < end:
         start, length, pgoff = struct.unpack_from("<QQQ", data, off + 16)
         name = data[off + (40 if rtype == MMAP else 72):off + size].split(b"\0")[0]
         if name.startswith(b"[kernel.kallsyms]"):
-            struct.pack_into("<QQQ", data, off + 16, start + delta, length, pgoff + delta)
+            struct.pack_into("<QQQ", data, off + 16, (start + delta) % 2**64, length, (pgoff + delta) % 2**64)
     off += size
 open(sys.argv[2], "wb").write(data)
 print(moved)
