@@ -28,6 +28,11 @@ struct loader {
 	size_t nevsel;
 	struct vp_tracedata *td;		/* when --weight or --group-by */
 	const char *field;			/* that field's name */
+	/* The row the previous sample went to: runs of samples in one function
+	 * skip the table's hash lookup. */
+	struct vp_event_table *last_table;
+	struct vp_row last_key;
+	size_t last_row;
 	int fields_found;
 	struct vp_error *err;
 };
@@ -164,8 +169,21 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 		row.comm = vp_session_comm_of(l->session, s->pid, s->tid);
 	if (l->key & VP_KEY_PID)
 		row.pid = (int32_t)s->pid;
-	if (vp_table_add(t, &row) < 0)
+	if (t == l->last_table && row.symbol == l->last_key.symbol && row.dso == l->last_key.dso &&
+	    row.domain == l->last_key.domain && row.comm == l->last_key.comm &&
+	    row.pid == l->last_key.pid) {
+		t->rows[l->last_row].samples++;
+		t->rows[l->last_row].period += row.period;
+		t->total_samples++;
+		t->total_period += row.period;
+		return 0;
+	}
+	int at = vp_table_add(t, &row);
+	if (at < 0)
 		return vp_errorf(l->err, -ENOMEM, "'%s': out of memory", vp_perfdata_path(l->pd));
+	l->last_table = t;
+	l->last_key = row;
+	l->last_row = (size_t)at;
 	return 0;
 }
 
