@@ -12,7 +12,7 @@
 
 enum {
 	OPT_SORT = 256, OPT_TOP, OPT_EVENT, OPT_VALUE, OPT_HEADER, OPT_FULL, OPT_SYMFS,
-	OPT_KALLSYMS, OPT_GKALLSYMS, OPT_GMODULES,
+	OPT_KALLSYMS, OPT_GKALLSYMS, OPT_GMODULES, OPT_WEIGHT, OPT_GROUP, OPT_CALLER,
 };
 
 static const char *const usage[] = { "[options] [FILE]", "--header [FILE]", NULL };
@@ -30,6 +30,10 @@ static const struct vp_opt opts[] = {
 	{ "kallsyms", 0, "FILE", "host kernel symbols (default /proc/kallsyms)", OPT_KALLSYMS },
 	{ "guest-kallsyms", 0, "FILE", "guest kernel symbols, for [g] samples", OPT_GKALLSYMS },
 	{ "guest-modules", 0, "FILE", "guest /proc/modules, for guest module samples", OPT_GMODULES },
+	{ "weight", 0, "FIELD", "tracepoints: sum this field (e.g. ret: bytes) as the period", OPT_WEIGHT },
+	{ "group-by", 0, "FIELD", "tracepoints: rows by this field's value (e.g. prev_state)", OPT_GROUP },
+	{ "caller", 0, NULL, "charge each sample to the first caller outside the sampled object "
+	  "(needs -g data)", OPT_CALLER },
 	VP_OPT_END,
 };
 
@@ -105,6 +109,9 @@ static int on_opt(int id, const char *arg, void *ctx)
 	case OPT_KALLSYMS: a->load.kallsyms = arg; break;
 	case OPT_GKALLSYMS: a->load.guest_kallsyms = arg; break;
 	case OPT_GMODULES: a->load.guest_modules = arg; break;
+	case OPT_WEIGHT: a->load.weight = arg; break;
+	case OPT_GROUP: a->load.group_by = arg; break;
+	case OPT_CALLER: a->load.caller = 1; break;
 	}
 	return 0;
 }
@@ -135,6 +142,10 @@ static void print_table(const struct vp_event_table *t, const struct report_args
 	snprintf(spec, sizeof(spec), "%s", keys);
 	for (char *save = NULL, *tok = strtok_r(spec, ",", &save); tok && ncols < 5;
 	     tok = strtok_r(NULL, ",", &save)) {
+		if (t->group && ncols == 0)
+			cols[ncols++] = (struct column){ t->group, VP_KEY_SYM, (int)strlen(t->group) };
+		if (t->group)
+			continue;
 		if (!strcmp(tok, "sym") || !strcmp(tok, "symbol"))
 			cols[ncols++] = (struct column){ "Symbol", VP_KEY_SYM, 6 };
 		else if (!strcmp(tok, "dso"))
@@ -150,7 +161,9 @@ static void print_table(const struct vp_event_table *t, const struct report_args
 		pw = snprintf(buf, sizeof(buf), "%" PRIu64, r->period) > pw ? (int)strlen(buf) : pw;
 		for (size_t c = 0; c < ncols; c++) {
 			int w = 0;
-			if (cols[c].key == VP_KEY_SYM)
+			if (cols[c].key == VP_KEY_SYM && t->group)
+				w = (int)strlen(r->symbol);
+			else if (cols[c].key == VP_KEY_SYM)
 				w = sym_width(r, a->full_names);
 			else if (cols[c].key == VP_KEY_DSO)
 				w = (int)strlen(vp_dso_short_name(r->dso));
@@ -164,8 +177,10 @@ static void print_table(const struct vp_event_table *t, const struct report_args
 	}
 
 	printf("# Event '%s'\n", t->name);
-	printf("# Samples: %" PRIu64 "  Period: %" PRIu64 "  Lost: %" PRIu64 "\n", t->total_samples,
-	       t->total_period, t->lost_samples);
+	printf("# Samples: %" PRIu64 "  %s: %" PRIu64 "  Lost: %" PRIu64 "\n", t->total_samples,
+	       t->weight ? "Weight" : "Period", t->total_period, t->lost_samples);
+	if (t->weight)
+		printf("# Weight: sum of the tracepoint field '%s' (negative values count 0)\n", t->weight);
 	if (rows < t->nrows)
 		printf("# Rows: top %zu of %zu\n", rows, t->nrows);
 	printf("#\n# %8s  %*s  %*s", "Overhead", sw, "Samples", pw, "Period");
@@ -184,7 +199,9 @@ static void print_table(const struct vp_event_table *t, const struct report_args
 		       r->samples, pw, r->period);
 		for (size_t c = 0; c < ncols; c++) {
 			int w = c + 1 < ncols ? cols[c].width : 0;
-			if (cols[c].key == VP_KEY_SYM) {
+			if (cols[c].key == VP_KEY_SYM && t->group) {
+				printf("  %-*s", w, r->symbol);
+			} else if (cols[c].key == VP_KEY_SYM) {
 				int n = a->full_names ? (int)strlen(r->symbol)
 						      : (int)vp_symbol_display_len(r->symbol);
 				printf("  [%c] %-*.*s", r->domain ? r->domain : '.', w ? w - 4 : 0, n,

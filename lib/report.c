@@ -115,6 +115,9 @@ static void resolve_caller(struct loader *l, const struct vp_sample *s, struct v
 		if (cpumode != PERF_RECORD_MISC_USER)
 			continue;
 		vp_session_resolve(l->session, s->pid, cpumode, ip, &r);
+		/* An address in no map is a frame-pointer walk gone astray: skip it. */
+		if (!strcmp(r.dso, "[unknown]"))
+			continue;
 		if (!have_first) {
 			first = r;
 			have_first = 1;

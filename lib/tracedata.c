@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
 
 #include "u64map.h"
 
@@ -311,6 +312,32 @@ static int sym_value(const char *s, long long *out)
 	return end != s && *end == '\0' ? 0 : -1;
 }
 
+/* "name=value" as the event's own print format writes it (e.g. sched_switch's
+ * prev_state=R+), NULL when the format does not print the field that way. */
+static const char *printed_value(const struct vp_tpfield *f, const void *raw, size_t size,
+				 struct vp_strpool *pool)
+{
+	struct tep_record rec = { .data = (void *)raw, .size = (int)size };
+	struct trace_seq seq;
+	const char *out = NULL, *p;
+	size_t nlen = strlen(f->field->name);
+
+	trace_seq_init(&seq);
+	tep_print_event(f->event->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	for (p = seq.buffer; p && (p = strstr(p, f->field->name)); p += nlen) {
+		if ((p == seq.buffer || p[-1] == ' ') && p[nlen] == '=') {
+			const char *v = p + nlen + 1;
+			size_t vlen = strcspn(v, " ");
+			if (vlen)
+				out = vp_strpool_intern_n(pool, v, vlen);
+			break;
+		}
+	}
+	trace_seq_destroy(&seq);
+	return out;
+}
+
 const char *vp_tpfield_label(const struct vp_tpfield *f, const void *raw, size_t size,
 			     struct vp_strpool *pool)
 {
@@ -318,9 +345,12 @@ const char *vp_tpfield_label(const struct vp_tpfield *f, const void *raw, size_t
 	char buf[512];
 	size_t len = 0;
 	long long sv;
+	const char *printed;
 
 	if (vp_tpfield_value(f, raw, size, &v) < 0)
 		return vp_strpool_intern(pool, "[invalid]");
+	if ((printed = printed_value(f, raw, size, pool)))
+		return printed;
 	if (f->sym)
 		for (const struct tep_print_flag_sym *s = f->sym->symbol.symbols; s; s = s->next)
 			if (s->value && sym_value(s->value, &sv) == 0 && sv == v)
