@@ -174,6 +174,8 @@ static void test_every_sampled_offset_resolves_as_perf_resolved_it(void **state)
 			continue;
 		*offs++ = '\0';
 		*sym++ = '\0';
+		if (strlen(obj) >= 8 && !strcmp(obj + strlen(obj) - 8, "/jit.map"))
+			continue;	/* test_perfmap's */
 		if (strcmp(obj, cur)) {
 			vp_elf_close(e);
 			e = open_ok(obj, &o);
