@@ -234,6 +234,27 @@ static void test_stripped_object_finds_its_debug_file_by_debuglink(void **state)
 	vp_elf_close(e);
 }
 
+static void test_debuglink_also_looks_beside_the_object_and_in_the_debug_mirror(void **state)
+{
+	(void)state;
+	char root[4200], want[8400];
+	struct vp_elf_opts o = opts();
+	struct vp_elf *e = open_ok(fixture("fix-samedir"), &o);
+
+	assert_string_equal(vp_elf_symsrc(e), fixture("fix-samedir.debug"));
+	check_same_as_unstripped(e);
+	vp_elf_close(e);
+
+	/* DEBUG_DIR + the object's directory + the link's name */
+	snprintf(root, sizeof(root), "%s", fixture("debugroot"));
+	o.debug_dir = root;
+	e = open_ok(fixture("fix-mirror"), &o);
+	snprintf(want, sizeof(want), "%s%s/fix-mirror.debug", root, vp_test_elf_fixtures());
+	assert_string_equal(vp_elf_symsrc(e), want);
+	check_same_as_unstripped(e);
+	vp_elf_close(e);
+}
+
 static void test_stripped_object_finds_its_debug_file_by_build_id(void **state)
 {
 	(void)state;
@@ -461,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_plt_entries_are_the_ones_objdump_names),
 		cmocka_unit_test(test_every_sampled_offset_resolves_as_perf_resolved_it),
 		cmocka_unit_test(test_stripped_object_finds_its_debug_file_by_debuglink),
+		cmocka_unit_test(test_debuglink_also_looks_beside_the_object_and_in_the_debug_mirror),
 		cmocka_unit_test(test_stripped_object_finds_its_debug_file_by_build_id),
 		cmocka_unit_test(test_symfs_prefixes_every_path),
 		cmocka_unit_test(test_build_id_cache_serves_a_deleted_binary),
