@@ -92,6 +92,9 @@ check-integration: $(BUILD)/vmprof $(BUILD)/san/vmprof
 	@VMPROF=$(abspath $(BUILD)/vmprof) VMPROF_SAN=$(abspath $(BUILD)/san/vmprof) \
 	    BUILD=$(abspath $(BUILD)) scripts/run-integration.sh $(T)
 
+bench: deps all
+	@scripts/bench.sh $(abspath $(BUILD)/vmprof)
+
 install: $(BUILD)/vmprof
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/vmprof $(DESTDIR)$(PREFIX)/bin/vmprof

@@ -98,6 +98,12 @@ int vp_opts_parse(const struct vp_cmd_info *info, int argc, char **argv, vp_opt_
 				return vp_usage_error(info, "option '-%c' needs a value", optopt);
 			return vp_usage_error(info, "option '%s' needs a value", argv[optind - 1]);
 		}
+		/* A short letter stands for its option: hand the handler the option's id. */
+		for (const struct vp_opt *o = info->opts; o && o->lname; o++)
+			if (c < 256 && o->sname == c) {
+				c = o->id;
+				break;
+			}
 		if (fn(c, optarg, ctx) < 0)
 			return VP_OPTS_USAGE;
 	}

@@ -3,57 +3,311 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "commands.h"
 #include "options.h"
 #include "lib/perfdata.h"
+#include "lib/report.h"
 
-static const char *const usage[] = { "[options] [FILE]", NULL };
+enum {
+	OPT_SORT = 256, OPT_TOP, OPT_EVENT, OPT_VALUE, OPT_HEADER, OPT_FULL, OPT_SYMFS,
+	OPT_KALLSYMS, OPT_GKALLSYMS, OPT_GMODULES, OPT_WEIGHT, OPT_GROUP, OPT_CALLER,
+};
+
+static const char *const usage[] = { "[options] [FILE]", "--header [FILE]", NULL };
 
 static const struct vp_opt opts[] = {
-	{ "input", 'i', "FILE", "perf.data file to read (default: perf.data)", 'i' },
+	{ "input", 'i', "FILE", "perf.data file to read (default: perf.data; - for a pipe)", 'i' },
+	{ "sort", 's', "KEYS", "row keys, comma separated: sym, dso, comm, pid (default dso,sym)",
+	  OPT_SORT },
+	{ "top", 'n', "N", "print the N largest rows of each event (default 0: all)", OPT_TOP },
+	{ "event", 'e', "NAME", "only this event (repeat or comma separate for several)", OPT_EVENT },
+	{ "value", 0, "WHAT", "rank and share by 'period' (default) or 'samples'", OPT_VALUE },
+	{ "header", 0, NULL, "print the file's metadata instead of tables", OPT_HEADER },
+	{ "full-names", 0, NULL, "show C++ parameter lists in symbol names", OPT_FULL },
+	{ "symfs", 0, "DIR", "look for binaries under DIR, as perf --symfs", OPT_SYMFS },
+	{ "kallsyms", 0, "FILE", "host kernel symbols (default /proc/kallsyms)", OPT_KALLSYMS },
+	{ "guest-kallsyms", 0, "FILE", "guest kernel symbols, for [g] samples", OPT_GKALLSYMS },
+	{ "guest-modules", 0, "FILE", "guest /proc/modules, for guest module samples", OPT_GMODULES },
+	{ "weight", 0, "FIELD", "tracepoints: sum this field (e.g. ret: bytes) as the period", OPT_WEIGHT },
+	{ "group-by", 0, "FIELD", "tracepoints: rows by this field's value (e.g. prev_state)", OPT_GROUP },
+	{ "caller", 0, NULL, "charge each sample to the first caller outside the sampled object "
+	  "(needs -g data)", OPT_CALLER },
 	VP_OPT_END,
 };
 
 static const struct vp_cmd_info info = {
 	"report", usage,
 	"Read a perf.data file written by vmprof record, perf record or perf kvm record\n"
-	"and print one table per event.",
+	"and print one table per event: each function's samples, summed period and share\n"
+	"of the event's total, largest first.",
 	opts, 0,
 };
 
 struct report_args {
 	const char *input;
+	const char *sort;
+	unsigned long long top;
+	enum vp_value value;
+	int header, full_names;
+	const char **events;
+	size_t nevents;
+	struct vp_load_opts load;
 };
+
+static int add_events(struct report_args *a, const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+
+	if (!copy)
+		return -1;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const char **n = realloc(a->events, (a->nevents + 2) * sizeof(*n));
+		if (!n)
+			return -1;
+		a->events = n;
+		a->events[a->nevents++] = strdup(tok);
+		a->events[a->nevents] = NULL;
+	}
+	free(copy);
+	return 0;
+}
 
 static int on_opt(int id, const char *arg, void *ctx)
 {
 	struct report_args *a = ctx;
+	unsigned key;
 
-	if (id == 'i')
-		a->input = arg;
+	switch (id) {
+	case 'i': a->input = arg; break;
+	case OPT_SORT:
+		if (vp_key_parse(arg, &key) < 0)
+			return vp_usage_error(&info, "unknown sort key in '%s' (use sym, dso, comm, pid)", arg);
+		a->sort = arg;
+		a->load.key = key;
+		break;
+	case OPT_TOP:
+		if (vp_parse_u64(arg, &a->top) < 0)
+			return vp_usage_error(&info, "--top wants a number, not '%s'", arg);
+		break;
+	case OPT_EVENT:
+		if (add_events(a, arg) < 0)
+			return vp_usage_error(&info, "out of memory");
+		break;
+	case OPT_VALUE:
+		if (!strcmp(arg, "period"))
+			a->value = VP_VALUE_PERIOD;
+		else if (!strcmp(arg, "samples"))
+			a->value = VP_VALUE_SAMPLES;
+		else
+			return vp_usage_error(&info, "--value is 'period' or 'samples', not '%s'", arg);
+		break;
+	case OPT_HEADER: a->header = 1; break;
+	case OPT_FULL: a->full_names = 1; break;
+	case OPT_SYMFS: a->load.symfs = arg; break;
+	case OPT_KALLSYMS: a->load.kallsyms = arg; break;
+	case OPT_GKALLSYMS: a->load.guest_kallsyms = arg; break;
+	case OPT_GMODULES: a->load.guest_modules = arg; break;
+	case OPT_WEIGHT: a->load.weight = arg; break;
+	case OPT_GROUP: a->load.group_by = arg; break;
+	case OPT_CALLER: a->load.caller = 1; break;
+	}
 	return 0;
 }
 
-struct counts {
-	uint64_t *samples;
+/* ---- table output ---- */
+
+struct column {
+	const char *title;
+	unsigned key;	/* VP_KEY_* shown in this column */
+	int width;
 };
 
-static int count_sample(void *ctx, const struct vp_sample *s)
+static int sym_width(const struct vp_row *r, int full)
 {
-	struct counts *c = ctx;
+	return 4 + (int)(full ? strlen(r->symbol) : vp_symbol_display_len(r->symbol));
+}
 
-	c->samples[s->evsel->index]++;
+static void print_table(const struct vp_event_table *t, const struct report_args *a,
+			const char *keys)
+{
+	struct column cols[5];
+	size_t ncols = 0;
+	char spec[64];
+	size_t rows = a->top && a->top < t->nrows ? a->top : t->nrows;
+	int sw = 7, pw = 6;
+	char buf[32];
+
+	snprintf(spec, sizeof(spec), "%s", keys);
+	for (char *save = NULL, *tok = strtok_r(spec, ",", &save); tok && ncols < 5;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (t->group && ncols == 0)
+			cols[ncols++] = (struct column){ t->group, VP_KEY_SYM, (int)strlen(t->group) };
+		if (t->group)
+			continue;
+		if (!strcmp(tok, "sym") || !strcmp(tok, "symbol"))
+			cols[ncols++] = (struct column){ "Symbol", VP_KEY_SYM, 6 };
+		else if (!strcmp(tok, "dso"))
+			cols[ncols++] = (struct column){ "Shared Object", VP_KEY_DSO, 13 };
+		else if (!strcmp(tok, "comm"))
+			cols[ncols++] = (struct column){ "Command", VP_KEY_COMM, 7 };
+		else if (!strcmp(tok, "pid"))
+			cols[ncols++] = (struct column){ "Pid:Command", VP_KEY_PID, 11 };
+	}
+	for (size_t i = 0; i < rows; i++) {
+		const struct vp_row *r = &t->rows[i];
+		sw = snprintf(buf, sizeof(buf), "%" PRIu64, r->samples) > sw ? (int)strlen(buf) : sw;
+		pw = snprintf(buf, sizeof(buf), "%" PRIu64, r->period) > pw ? (int)strlen(buf) : pw;
+		for (size_t c = 0; c < ncols; c++) {
+			int w = 0;
+			if (cols[c].key == VP_KEY_SYM && t->group)
+				w = (int)strlen(r->symbol);
+			else if (cols[c].key == VP_KEY_SYM)
+				w = sym_width(r, a->full_names);
+			else if (cols[c].key == VP_KEY_DSO)
+				w = (int)strlen(vp_dso_short_name(r->dso));
+			else if (cols[c].key == VP_KEY_COMM)
+				w = (int)strlen(r->comm ? r->comm : "");
+			else if (cols[c].key == VP_KEY_PID)
+				w = snprintf(buf, sizeof(buf), "%d:", r->pid) + (int)strlen(r->comm ? r->comm : "");
+			if (w > cols[c].width)
+				cols[c].width = w;
+		}
+	}
+
+	printf("# Event '%s'\n", t->name);
+	printf("# Samples: %" PRIu64 "  %s: %" PRIu64 "  Lost: %" PRIu64 "\n", t->total_samples,
+	       t->weight ? "Weight" : "Period", t->total_period, t->lost_samples);
+	if (t->weight)
+		printf("# Weight: sum of the tracepoint field '%s' (negative values count 0)\n", t->weight);
+	if (rows < t->nrows)
+		printf("# Rows: top %zu of %zu\n", rows, t->nrows);
+	printf("#\n# %8s  %*s  %*s", "Overhead", sw, "Samples", pw, "Period");
+	for (size_t c = 0; c < ncols; c++)
+		printf("  %-*s", c + 1 < ncols ? cols[c].width : 0, cols[c].title);
+	printf("\n# %8s  %*s  %*s", "........", sw, "", pw, "");
+	for (size_t c = 0; c < ncols; c++) {
+		printf("  ");
+		for (int k = 0; k < cols[c].width; k++)
+			putchar('.');
+	}
+	printf("\n#\n");
+	for (size_t i = 0; i < rows; i++) {
+		const struct vp_row *r = &t->rows[i];
+		printf("  %7.2f%%  %*" PRIu64 "  %*" PRIu64, 100.0 * vp_row_share(t, r, a->value), sw,
+		       r->samples, pw, r->period);
+		for (size_t c = 0; c < ncols; c++) {
+			int w = c + 1 < ncols ? cols[c].width : 0;
+			if (cols[c].key == VP_KEY_SYM && t->group) {
+				printf("  %-*s", w, r->symbol);
+			} else if (cols[c].key == VP_KEY_SYM) {
+				int n = a->full_names ? (int)strlen(r->symbol)
+						      : (int)vp_symbol_display_len(r->symbol);
+				printf("  [%c] %-*.*s", r->domain ? r->domain : '.', w ? w - 4 : 0, n,
+				       r->symbol);
+			} else if (cols[c].key == VP_KEY_DSO) {
+				printf("  %-*s", w, vp_dso_short_name(r->dso));
+			} else if (cols[c].key == VP_KEY_COMM) {
+				printf("  %-*s", w, r->comm ? r->comm : "");
+			} else {
+				int n = printf("  %d:%s", r->pid, r->comm ? r->comm : "") - 2;
+				printf("%*s", w > n ? w - n : 0, "");
+			}
+		}
+		printf("\n");
+	}
+	printf("\n");
+}
+
+/* ---- --header ---- */
+
+static void print_attr(const struct vp_evsel *ev)
+{
+	const struct perf_event_attr *a = &ev->attr;
+
+	printf("# event : name = %s, type = %u, config = %#llx, size = %u, %s = %llu, "
+	       "sample_type = %#llx, read_format = %#llx", ev->name, a->type,
+	       (unsigned long long)a->config, ev->file_attr_size, a->freq ? "sample_freq" : "sample_period",
+	       (unsigned long long)a->sample_period, (unsigned long long)a->sample_type,
+	       (unsigned long long)a->read_format);
+#define FLAG(f) if (a->f) printf(", " #f " = 1")
+	FLAG(exclude_user);
+	FLAG(exclude_kernel);
+	FLAG(exclude_hv);
+	FLAG(exclude_host);
+	FLAG(exclude_guest);
+	FLAG(exclude_idle);
+	FLAG(inherit);
+	FLAG(sample_id_all);
+	FLAG(precise_ip);
+#undef FLAG
+	printf(", ids = %zu\n", ev->nids);
+}
+
+static int print_header(const char *path, struct vp_error *err)
+{
+	struct vp_perfdata *pd;
+	struct vp_strpool *pool = vp_strpool_new();
+	struct vp_profile_meta m;
+	uint64_t first, last;
+
+	if (!pool)
+		return vp_errorf(err, -12, "out of memory");
+	if (vp_perfdata_open(path, &pd, err) < 0) {
+		vp_strpool_free(pool);
+		return -1;
+	}
+	vp_profile_meta_init(&m);
+	vp_perfdata_meta(pd, &m, pool);
+	vp_perfdata_sample_time(pd, &first, &last);
+	printf("# file            : %s%s\n", path, vp_perfdata_is_pipe(pd) ? " (pipe format)" : "");
+#define S(label, v) printf("# %-16s: %s\n", label, (v) ? (v) : "unknown")
+	S("hostname", m.hostname);
+	S("os release", m.osrelease);
+	S("perf version", m.perf_version);
+	S("arch", m.arch);
+	if (m.nr_cpus >= 0)
+		printf("# %-16s: %d\n", "cpus online", m.nr_cpus);
+	S("cpu description", m.cpudesc);
+	S("command line", m.cmdline);
+	if (m.vmprof_version)
+		S("vmprof version", m.vmprof_version);
+	if (m.label)
+		S("label", m.label);
+	S("hypervisor", m.hypervisor);
+	if (m.start_time >= 0) {
+		char tb[64];
+		time_t t = (time_t)m.start_time;
+		strftime(tb, sizeof(tb), "%Y-%m-%d %H:%M:%S %z", localtime(&t));
+		printf("# %-16s: %s\n", "recorded at", tb);
+	}
+	if (first || last)
+		printf("# %-16s: %.6f .. %.6f s (%.3f ms)\n", "sample time", first / 1e9, last / 1e9,
+		       (last - first) / 1e6);
+	if (m.duration >= 0)
+		printf("# %-16s: %.3f s\n", "duration", m.duration);
+	if (m.cpu_time >= 0)
+		printf("# %-16s: %.3f s\n", "command cpu time", m.cpu_time);
+	if (m.steal_time >= 0)
+		printf("# %-16s: %.3f s\n", "steal time", m.steal_time);
+#undef S
+	for (size_t i = 0; i < vp_perfdata_nevsel(pd); i++)
+		print_attr(vp_perfdata_evsel(pd, i));
+	vp_perfdata_close(pd);
+	vp_strpool_free(pool);
 	return 0;
 }
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = { "perf.data" };
+	struct report_args a = { .input = "perf.data", .sort = "dso,sym" };
 	struct vp_error err = { 0 };
-	struct vp_perfdata *pd;
-	int i = vp_opts_parse(&info, argc, argv, on_opt, &a);
+	struct vp_profile *prof = NULL;
+	int i, status = 0;
 
+	vp_load_opts_init(&a.load);
+	i = vp_opts_parse(&info, argc, argv, on_opt, &a);
 	if (i == VP_OPTS_HELP)
 		return 0;
 	if (i < 0)
@@ -62,17 +316,31 @@ int cmd_report(int argc, char **argv)
 		a.input = argv[i++];
 	if (i < argc)
 		return vp_usage_error(&info, "unexpected argument '%s'", argv[i]), 2;
-	if (vp_perfdata_open(a.input, &pd, &err) < 0)
-		return vp_cmd_fail("report", &err);
 
-	struct counts c = { calloc(vp_perfdata_nevsel(pd), sizeof(uint64_t)) };
-	struct vp_perf_tool tool = { .sample = count_sample };
-	int r = c.samples ? vp_perfdata_walk(pd, &tool, &c, &err) : -1;
-	if (r == 0)
-		for (size_t e = 0; e < vp_perfdata_nevsel(pd); e++)
-			printf("# Samples: %" PRIu64 " of event '%s'\n", c.samples[e],
-			       vp_perfdata_evsel(pd, e)->name);
-	free(c.samples);
-	vp_perfdata_close(pd);
-	return r < 0 ? vp_cmd_fail("report", &err) : 0;
+	if (a.header) {
+		status = print_header(a.input, &err) < 0 ? vp_cmd_fail("report", &err) : 0;
+		goto out;
+	}
+	a.load.events = a.events;
+	if (vp_profile_from_perfdata(a.input, &a.load, &prof, &err) < 0) {
+		status = vp_cmd_fail("report", &err);
+		goto out;
+	}
+	for (size_t e = 0; a.events && a.events[e]; e++)
+		if (!vp_profile_find(prof, a.events[e])) {
+			status = vp_cmd_failf("report", "'%s': no event '%s' in the file", a.input,
+					      a.events[e]);
+			goto out;
+		}
+	printf("# vmprof report of '%s'\n#\n", a.input);
+	for (size_t e = 0; e < prof->ntables; e++) {
+		vp_table_sort(prof->tables[e], a.value);
+		print_table(prof->tables[e], &a, a.sort);
+	}
+out:
+	vp_profile_free(prof);
+	for (size_t e = 0; e < a.nevents; e++)
+		free((char *)a.events[e]);
+	free(a.events);
+	return status;
 }

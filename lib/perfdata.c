@@ -433,15 +433,11 @@ static int open_file_mode(struct vp_perfdata *pd, struct vp_error *err)
 		pd->data_end = pd->file_size;
 		return 0;
 	}
-	if (!in_file(pd, h->data.offset, h->data.size)) {
-		vp_warn("'%s': the data section ends at %llu, beyond the file's %llu bytes: the file is "
-			"truncated; reading what is there", pd->path,
-			(unsigned long long)(h->data.offset + h->data.size),
-			(unsigned long long)pd->file_size);
-		pd->stats.recovered = 1;
-		pd->data_end = pd->file_size;
-		return 0;
-	}
+	if (!in_file(pd, h->data.offset, h->data.size))
+		return vp_errorf(err, -EINVAL, "'%s': truncated: the data section ends at byte %llu "
+				 "but the file has %llu bytes", pd->path,
+				 (unsigned long long)(h->data.offset + h->data.size),
+				 (unsigned long long)pd->file_size);
 	pd->data_end = h->data.offset + h->data.size;
 	return load_features(pd, err);
 }

@@ -45,6 +45,8 @@ struct vp_perfdata {
 	struct vp_id_slot *ids;		/* open addressing, id -> evsel */
 	size_t ids_cap, nids;
 	int id_pos, is_pos;		/* perf's evlist id positions, -1 when absent */
+	uint64_t last_id;		/* one-entry cache of the id map: ids come in runs */
+	const struct vp_evsel *last_evsel;
 	int layout_mixed;		/* attrs disagree on sample_id layout */
 
 	struct vp_feature feat[VP_HEADER_FEAT_BITS];

@@ -253,7 +253,8 @@ int vp_pd_open_pipe(struct vp_perfdata *pd, struct vp_error *err)
 struct ordered {
 	uint64_t time, seq;
 	uint64_t offset;	/* in the file, for messages */
-	size_t pos;		/* in the current arena */
+	size_t pos : 63;	/* in the current arena */
+	size_t sample : 1;	/* a PERF_RECORD_SAMPLE: order among samples changes nothing */
 };
 
 struct arena {
@@ -296,7 +297,10 @@ static const struct vp_evsel *sample_evsel(struct vp_perfdata *pd, const struct 
 	}
 	if (!id)	/* synthesized records carry id 0 */
 		return pd->evsels[0];
-	return vp_pd_evsel_by_id(pd, id);
+	if (id == pd->last_id && pd->last_evsel)
+		return pd->last_evsel;
+	pd->last_id = id;
+	return pd->last_evsel = vp_pd_evsel_by_id(pd, id);
 }
 
 struct id_trailer {
@@ -371,7 +375,8 @@ static int parse_sample(struct vp_perfdata *pd, const struct vp_evsel *ev,
 	s->evsel = ev;
 	s->misc = h->misc;
 	s->offset = offset;
-	s->period = ev->attr.freq ? 1 : ev->attr.sample_period;
+	/* Without PERIOD in the sample perf takes the attr's value, even in freq mode. */
+	s->period = ev->attr.sample_period;
 	s->pid = s->tid = UINT32_MAX;
 	s->cpu = UINT32_MAX;
 #define GET(x) do { if (end - p < 8) return -1; memcpy(&v, p, 8); p += 8; (x) = v; } while (0)
@@ -503,7 +508,7 @@ static int deliver(struct walk *w, const struct perf_event_header *h, uint64_t o
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
 		struct vp_mmap_event m = { 0 };
-		size_t fn = h->type == PERF_RECORD_MMAP ? 32 : 72;
+		size_t fn = h->type == PERF_RECORD_MMAP ? 32 : 64;
 		if (blen < fn + 1)
 			return vp_errorf(w->err, -EINVAL, "'%s': mmap record at offset %llu is too short",
 					 pd->path, (unsigned long long)offset);
@@ -619,32 +624,46 @@ static int queue_event(struct walk *w, const struct perf_event_header *h, uint64
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, h, h->size);
-	w->q[w->nq++] = (struct ordered){ time, w->seq++, offset, (size_t)(copy - a->mem) };
+	w->q[w->nq++] = (struct ordered){ time, w->seq++, offset, (size_t)(copy - a->mem),
+					  h->type == PERF_RECORD_SAMPLE };
 	if (time > w->max_timestamp)
 		w->max_timestamp = time;
 	return 0;
 }
 
 /* Deliver queued events up to limit in time order; the rest move to the
- * other arena so memory stays about one round deep. */
+ * other arena so memory stays about one round deep. Samples only add to
+ * tables, so their order among themselves changes no result: a window
+ * without maps, comms or forks is delivered as it came, unsorted. */
 static int flush_until(struct walk *w, uint64_t limit)
 {
 	struct arena *cur = &w->arena[w->cur], *next = &w->arena[!w->cur];
 	size_t i, kept = 0;
-	int r;
+	int r, ordered = 0;
 
 	if (!w->nq)
 		return 0;
-	qsort(w->q, w->nq, sizeof(*w->q), cmp_ordered);
-	for (i = 0; i < w->nq && w->q[i].time <= limit; i++) {
+	for (i = 0; i < w->nq && !ordered; i++)
+		ordered = !w->q[i].sample && w->q[i].time <= limit;
+	if (ordered)
+		qsort(w->q, w->nq, sizeof(*w->q), cmp_ordered);
+	for (i = 0; i < w->nq; i++) {
+		if (w->q[i].time > limit) {
+			if (ordered)
+				break;
+			continue;
+		}
 		r = deliver(w, (const struct perf_event_header *)(cur->mem + w->q[i].pos),
 			    w->q[i].offset);
 		if (r < 0)
 			return r;
-		w->last_flush = w->q[i].time;
+		if (w->q[i].time > w->last_flush)
+			w->last_flush = w->q[i].time;
 	}
 	next->used = 0;
-	for (; i < w->nq; i++) {
+	for (i = 0; i < w->nq; i++) {
+		if (w->q[i].time <= limit)
+			continue;
 		const struct perf_event_header *h = (const void *)(cur->mem + w->q[i].pos);
 		uint8_t *copy = arena_alloc(next, (h->size + 7u) & ~7u);
 		if (!copy)

@@ -163,9 +163,9 @@ int vp_table_add(struct vp_event_table *t, const struct vp_row *in)
 	if (r) {
 		r->samples += in->samples;
 		r->period += in->period;
-		return 0;
+		return (int)(r - t->rows);
 	}
-	if (t->nrows >= UINT32_MAX - 1)
+	if (t->nrows >= INT32_MAX - 1)
 		return -EOVERFLOW;
 	if (t->nrows == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 64;
@@ -187,10 +187,14 @@ int vp_table_add(struct vp_event_table *t, const struct vp_row *in)
 		r->comm = NULL;
 	if (!(t->key & VP_KEY_PID))
 		r->pid = -1;
-	if (t->nrows * 2 > t->index_cap)
-		return index_rebuild(t, t->index_cap ? t->index_cap * 2 : 128);
-	index_insert(t, t->nrows - 1);
-	return 0;
+	if (t->nrows * 2 > t->index_cap) {
+		int e = index_rebuild(t, t->index_cap ? t->index_cap * 2 : 128);
+		if (e < 0)
+			return e;
+	} else {
+		index_insert(t, t->nrows - 1);
+	}
+	return (int)(t->nrows - 1);
 }
 
 uint64_t vp_row_value(const struct vp_row *r, enum vp_value by)
@@ -276,6 +280,8 @@ struct vp_event_table *vp_table_regroup(struct vp_profile *dst, const struct vp_
 	t->attr_config = src->attr_config;
 	t->key = key;
 	t->lost_samples = src->lost_samples;
+	t->weight = vp_profile_intern(dst, src->weight);
+	t->group = vp_profile_intern(dst, src->group);
 	for (size_t i = 0; i < src->nrows && t->name; i++) {
 		struct vp_row r = src->rows[i];
 		r.symbol = vp_profile_intern(dst, r.symbol);

@@ -53,6 +53,8 @@ struct vp_event_table {
 	uint32_t attr_type;	/* perf_event_attr.type/config when known, else ~0 */
 	uint64_t attr_config;
 	unsigned key;		/* enum vp_keyfield mask */
+	const char *weight;	/* interned field name when period sums a tracepoint field, else NULL */
+	const char *group;	/* interned field name when rows are that field's values, else NULL */
 	uint64_t total_samples;	/* over every sample of the event, even rows not kept */
 	uint64_t total_period;
 	uint64_t lost_samples;
@@ -100,7 +102,8 @@ struct vp_event_table *vp_profile_table(struct vp_profile *p, const char *name, 
 struct vp_event_table *vp_profile_find(const struct vp_profile *p, const char *name);
 
 /* Add samples/period to the row matching r's key fields (strings must be
- * interned in the table's profile), creating it as needed; totals follow. */
+ * interned in the table's profile), creating it as needed; totals follow.
+ * Returns the row's index, or a negative code. */
 int vp_table_add(struct vp_event_table *t, const struct vp_row *r);
 /* Find the row for a key, NULL if absent. */
 struct vp_row *vp_table_lookup(struct vp_event_table *t, const struct vp_row *key);

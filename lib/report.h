@@ -15,6 +15,9 @@ struct vp_load_opts {
 	const char *guest_kallsyms;	/* guest kernel symbols for [g] samples */
 	const char *guest_modules;	/* guest /proc/modules, for guest module maps */
 	const char *label;		/* side label to store in the profile's metadata */
+	const char *weight;		/* tracepoint field summed into the period column */
+	const char *group_by;		/* tracepoint field whose value keys the rows */
+	int caller;			/* attribute to the first callchain frame outside the sampled object */
 };
 
 void vp_load_opts_init(struct vp_load_opts *o);

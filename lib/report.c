@@ -1,0 +1,315 @@
+/* perf.data -> profile: one walk over the file feeding the session (maps)
+ * and the per-event tables. */
+#include "report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfdata.h"
+#include "session.h"
+#include "tracedata.h"
+
+void vp_load_opts_init(struct vp_load_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->key = VP_KEY_DEFAULT;
+}
+
+struct loader {
+	const struct vp_load_opts *o;
+	struct vp_perfdata *pd;
+	struct vp_session *session;
+	struct vp_profile *prof;
+	unsigned key;
+	struct vp_event_table **by_evsel;	/* NULL entry: event filtered out */
+	int *resolved_evsel;
+	size_t nevsel;
+	struct vp_tracedata *td;		/* when --weight or --group-by */
+	const char *field;			/* that field's name */
+	/* The row the previous sample went to: runs of samples in one function
+	 * skip the table's hash lookup. */
+	struct vp_event_table *last_table;
+	struct vp_row last_key;
+	size_t last_row;
+	int fields_found;
+	struct vp_error *err;
+};
+
+static int wanted(const struct vp_load_opts *o, const char *name)
+{
+	if (!o->events)
+		return 1;
+	for (size_t i = 0; o->events[i]; i++)
+		if (!strcmp(o->events[i], name))
+			return 1;
+	return 0;
+}
+
+/* The table of an evsel, made on first use (pipe streams add evsels late). */
+static struct vp_event_table *table_of(struct loader *l, const struct vp_evsel *ev)
+{
+	if (ev->index >= l->nevsel) {
+		size_t n = ev->index + 1;
+		struct vp_event_table **t = realloc(l->by_evsel, n * sizeof(*t));
+		int *r = realloc(l->resolved_evsel, n * sizeof(*r));
+		if (t)
+			l->by_evsel = t;
+		if (r)
+			l->resolved_evsel = r;
+		if (!t || !r)
+			return NULL;
+		for (size_t i = l->nevsel; i < n; i++) {
+			l->by_evsel[i] = NULL;
+			l->resolved_evsel[i] = 0;
+		}
+		l->nevsel = n;
+	}
+	if (!l->resolved_evsel[ev->index]) {
+		l->resolved_evsel[ev->index] = 1;
+		if (wanted(l->o, ev->name)) {
+			char name[512];
+			/* Two attrs of one name (-e cpu-clock -e cpu-clock) stay apart, as in perf. */
+			snprintf(name, sizeof(name), "%s", ev->name);
+			for (int k = 2; vp_profile_find(l->prof, name); k++)
+				snprintf(name, sizeof(name), "%s#%d", ev->name, k);
+			/* A tracepoint with the --group-by field is keyed by its values alone. */
+			int has_field = l->td && ev->attr.type == PERF_TYPE_TRACEPOINT &&
+					vp_tracedata_field(l->td, (int)ev->attr.config, l->field);
+			unsigned key = has_field && l->o->group_by ? VP_KEY_SYM : l->key;
+			struct vp_event_table *t = vp_profile_table(l->prof, name, key);
+			if (t) {
+				t->attr_type = ev->attr.type;
+				t->attr_config = ev->attr.config;
+				if (has_field && l->o->weight)
+					t->weight = l->field;
+				else if (has_field)
+					t->group = l->field;
+				l->fields_found |= has_field;
+			}
+			l->by_evsel[ev->index] = t;
+		}
+	}
+	return l->by_evsel[ev->index];
+}
+
+/* The first user frame of the callchain in another object than the sampled
+ * address: for a syscall tracepoint sampled in libc's read(), the program's
+ * function that called it. Falls back to the sample itself. */
+static void resolve_caller(struct loader *l, const struct vp_sample *s, struct vp_resolved *res)
+{
+	unsigned cpumode = s->misc & VP_MISC_CPUMODE_MASK;
+	struct vp_resolved first = *res, r;
+	int have_first = cpumode == PERF_RECORD_MISC_USER;
+
+	for (uint64_t i = 0; i < s->nr_callchain; i++) {
+		uint64_t ip = s->callchain[i];
+		if (ip >= PERF_CONTEXT_MAX) {
+			cpumode = ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
+				: ip == PERF_CONTEXT_GUEST_USER ? PERF_RECORD_MISC_GUEST_USER
+				: ip == PERF_CONTEXT_GUEST_KERNEL ? PERF_RECORD_MISC_GUEST_KERNEL
+				: PERF_RECORD_MISC_KERNEL;
+			continue;
+		}
+		if (cpumode != PERF_RECORD_MISC_USER)
+			continue;
+		vp_session_resolve(l->session, s->pid, cpumode, ip, &r);
+		/* An address in no map is a frame-pointer walk gone astray: skip it. */
+		if (!strcmp(r.dso, "[unknown]"))
+			continue;
+		if (!have_first) {
+			first = r;
+			have_first = 1;
+			continue;
+		}
+		if (r.dso != first.dso) {
+			*res = r;
+			return;
+		}
+	}
+}
+
+/* --weight / --group-by: the field of this sample's tracepoint, or NULL. */
+static const struct vp_tpfield *sample_field(struct loader *l, const struct vp_event_table *t,
+					     const struct vp_sample *s)
+{
+	int id;
+
+	if (!(t->weight || t->group) || !s->raw)
+		return NULL;
+	id = vp_tracedata_raw_id(l->td, s->raw, s->raw_size);
+	return id < 0 ? NULL : vp_tracedata_field(l->td, id, l->field);
+}
+
+static int on_sample(void *ctx, const struct vp_sample *s)
+{
+	struct loader *l = ctx;
+	struct vp_event_table *t = table_of(l, s->evsel);
+	const struct vp_tpfield *f;
+	struct vp_resolved res;
+	struct vp_row row;
+
+	if (!t)
+		return 0;
+	vp_session_resolve(l->session, s->pid, s->misc, s->ip, &res);
+	if (l->o->caller && s->callchain)
+		resolve_caller(l, s, &res);
+	row = (struct vp_row){ res.symbol, res.dso, NULL, -1, res.domain, 1, s->period };
+	if ((f = sample_field(l, t, s))) {
+		if (t->weight) {
+			int64_t v = 0;
+			/* Negative values are errors (ret < 0): no bytes moved. */
+			vp_tpfield_value(f, s->raw, s->raw_size, &v);
+			row.period = v > 0 ? (uint64_t)v : 0;
+		} else {
+			row.symbol = vp_tpfield_label(f, s->raw, s->raw_size, l->prof->pool);
+			if (!row.symbol)
+				return vp_errorf(l->err, -ENOMEM, "out of memory");
+		}
+	}
+	if (l->key & (VP_KEY_COMM | VP_KEY_PID))
+		row.comm = vp_session_comm_of(l->session, s->pid, s->tid);
+	if (l->key & VP_KEY_PID)
+		row.pid = (int32_t)s->pid;
+	if (t == l->last_table && row.symbol == l->last_key.symbol && row.dso == l->last_key.dso &&
+	    row.domain == l->last_key.domain && row.comm == l->last_key.comm &&
+	    row.pid == l->last_key.pid) {
+		t->rows[l->last_row].samples++;
+		t->rows[l->last_row].period += row.period;
+		t->total_samples++;
+		t->total_period += row.period;
+		return 0;
+	}
+	int at = vp_table_add(t, &row);
+	if (at < 0)
+		return vp_errorf(l->err, -ENOMEM, "'%s': out of memory", vp_perfdata_path(l->pd));
+	l->last_table = t;
+	l->last_key = row;
+	l->last_row = (size_t)at;
+	return 0;
+}
+
+static int on_mmap(void *ctx, const struct vp_mmap_event *m)
+{
+	struct loader *l = ctx;
+	return vp_session_mmap(l->session, m) < 0 ? vp_errorf(l->err, -ENOMEM, "out of memory") : 0;
+}
+
+static int on_comm(void *ctx, const struct vp_comm_event *c)
+{
+	struct loader *l = ctx;
+	return vp_session_comm(l->session, c) < 0 ? vp_errorf(l->err, -ENOMEM, "out of memory") : 0;
+}
+
+static int on_fork(void *ctx, const struct vp_task_event *t)
+{
+	struct loader *l = ctx;
+	return vp_session_fork(l->session, t) < 0 ? vp_errorf(l->err, -ENOMEM, "out of memory") : 0;
+}
+
+static int on_lost(void *ctx, const struct vp_lost_event *e)
+{
+	struct loader *l = ctx;
+	struct vp_event_table *t = e->evsel ? table_of(l, e->evsel) : NULL;
+
+	if (t)
+		t->lost_samples += e->lost;
+	return 0;
+}
+
+static void warn_stats(const char *path, const struct vp_perfdata_stats *st)
+{
+	if (st->recovered)
+		vp_warn("'%s': the recording was not finished (recorder killed?); recovered %llu "
+			"records up to the last whole one%s", path, (unsigned long long)st->records,
+			st->dropped_bytes ? ", dropped a partial record at the end" : "");
+	if (st->unknown_id)
+		vp_warn("'%s': %llu samples match no event in the header and were skipped", path,
+			(unsigned long long)st->unknown_id);
+	if (st->compressed_records)
+		vp_warn("'%s': %llu compressed record blocks (perf record -z) were skipped: vmprof "
+			"does not decompress them; record without -z", path,
+			(unsigned long long)st->compressed_records);
+	if (st->lost_events || st->lost_samples)
+		vp_warn("'%s': the recorder lost %llu events and %llu samples", path,
+			(unsigned long long)st->lost_events, (unsigned long long)st->lost_samples);
+}
+
+int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
+			     struct vp_profile **out, struct vp_error *err)
+{
+	struct vp_load_opts defaults;
+	struct loader l = { 0 };
+	struct vp_session_opts so;
+	int r;
+
+	*out = NULL;
+	if (!o) {
+		vp_load_opts_init(&defaults);
+		o = &defaults;
+	}
+	l.o = o;
+	l.err = err;
+	/* perf's symbol key is a symbol within its object. */
+	l.key = o->key ? o->key : VP_KEY_DEFAULT;
+	if (l.key & VP_KEY_SYM)
+		l.key |= VP_KEY_DSO | VP_KEY_DOMAIN;
+
+	if ((r = vp_perfdata_open(path, &l.pd, err)) < 0)
+		return r;
+	l.prof = vp_profile_new();
+	if (!l.prof) {
+		r = vp_errorf(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	so = (struct vp_session_opts){ o->symfs, o->kallsyms, o->guest_kallsyms, o->guest_modules };
+	if ((r = vp_session_new(l.pd, &so, l.prof->pool, &l.session, err)) < 0)
+		goto out;
+	if (o->weight || o->group_by) {
+		const void *tdata;
+		uint64_t tsize;
+		l.field = vp_profile_intern(l.prof, o->weight ? o->weight : o->group_by);
+		if (vp_perfdata_feature(l.pd, VP_FEAT_TRACING_DATA, &tdata, &tsize) < 0) {
+			r = vp_errorf(err, -EINVAL, "'%s': no tracepoint formats in the file, so no "
+				      "field '%s' to %s by", path, l.field, o->weight ? "weight" : "group");
+			goto out;
+		}
+		if ((r = vp_tracedata_parse(tdata, tsize, &l.td, err)) < 0) {
+			vp_error_prefix(err, "'%s'", path);
+			goto out;
+		}
+	}
+	/* Tables in the file's event order, even for events without samples. */
+	for (size_t i = 0; i < vp_perfdata_nevsel(l.pd); i++)
+		if (!table_of(&l, vp_perfdata_evsel(l.pd, i)) && wanted(o, vp_perfdata_evsel(l.pd, i)->name)) {
+			r = vp_errorf(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+
+	if (l.td && !l.fields_found) {
+		r = vp_errorf(err, -EINVAL, "'%s': no tracepoint event has a field '%s'", path, l.field);
+		goto out;
+	}
+
+	struct vp_perf_tool tool = {
+		.sample = on_sample, .mmap = on_mmap, .comm = on_comm, .fork = on_fork,
+		.lost = on_lost,
+	};
+	if ((r = vp_perfdata_walk(l.pd, &tool, &l, err)) < 0)
+		goto out;
+	warn_stats(path, vp_perfdata_stats(l.pd));
+	vp_perfdata_meta(l.pd, &l.prof->meta, l.prof->pool);
+	if (o->label)
+		l.prof->meta.label = vp_profile_intern(l.prof, o->label);
+	*out = l.prof;
+	l.prof = NULL;
+out:
+	vp_session_free(l.session);
+	vp_tracedata_free(l.td);
+	vp_profile_free(l.prof);
+	vp_perfdata_close(l.pd);
+	free(l.by_evsel);
+	free(l.resolved_evsel);
+	return r < 0 ? r : 0;
+}

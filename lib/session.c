@@ -1,0 +1,538 @@
+/* Processes, maps and objects rebuilt from the record stream, and address
+ * resolution as perf report does it: user addresses through the process's
+ * maps into ELF (or JIT map) symbols, kernel addresses into kallsyms with
+ * KASLR relocation, guest kernel addresses into the guest's kallsyms. */
+#include "session.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "maps.h"
+#include "profile.h"
+#include "u64map.h"
+
+#define UNKNOWN "[unknown]"
+#define CACHE_SIZE 8192	/* direct-mapped: hot code hits few addresses */
+
+enum dso_kind {
+	DSO_ELF,	/* a file: executable, library */
+	DSO_KERNEL,	/* [kernel.kallsyms] */
+	DSO_MODULE,	/* [mod] */
+	DSO_GUEST_KERNEL,
+	DSO_GUEST_MODULE,
+	DSO_JIT,	/* /tmp/perf-PID.map */
+	DSO_NONE,	/* [heap], [stack], anonymous memory: nothing to resolve */
+};
+
+struct vp_dso {
+	const char *name;	/* interned in the output pool */
+	enum dso_kind kind;
+	int loaded;		/* symbols looked for (found or not) */
+	struct vp_elf *elf;
+	struct vp_symtab *jit;
+	uint8_t build_id[20];
+	uint8_t build_id_size;
+	uint64_t module_base;	/* modules: load address at record time (map start) */
+};
+
+struct process {
+	uint32_t pid;
+	struct vp_maps maps;
+};
+
+struct thread {
+	uint32_t tid, pid;
+	const char *comm;
+};
+
+struct kernel {
+	const char *kallsyms_path;
+	int tried;
+	struct vp_kallsyms *syms;
+	uint64_t recorded_ref;	/* _text address when recorded (kernel map pgoff) */
+	int have_recorded_ref;
+	uint64_t delta;		/* add to a recorded address to get a kallsyms address */
+	struct vp_dso *dso;
+	struct vp_maps maps;	/* kernel and module maps */
+	int guest;
+};
+
+struct cache_entry {
+	uint64_t ip;
+	uint32_t pid;
+	uint32_t gen;
+	unsigned cpumode;
+	struct vp_resolved r;
+};
+
+struct vp_session {
+	const struct vp_perfdata *pd;
+	struct vp_session_opts opts;
+	struct vp_strpool *pool;
+	struct vp_u64map procs, threads, dsos_by_name;
+	struct kernel host, guest;
+	const char *unknown;
+	const char *unknown_dso;
+	int kernel_mismatch;	/* file's kernel release differs from this machine's */
+	uint32_t gen;		/* bumped when any map changes: invalidates the cache */
+	struct cache_entry *cache;
+};
+
+/* ---- dsos ---- */
+
+static struct vp_dso *dso_get(struct vp_session *s, const char *name, enum dso_kind kind)
+{
+	const char *iname = vp_strpool_intern(s->pool, name);
+	struct vp_dso *d;
+
+	if (!iname)
+		return NULL;
+	d = vp_u64map_get(&s->dsos_by_name, (uintptr_t)iname);
+	if (d)
+		return d;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->name = iname;
+	d->kind = kind;
+	/* Build-ids recorded by perf pin the exact file; a mismatch is warned about. */
+	size_t nb;
+	const struct vp_build_id *b = vp_perfdata_build_ids(s->pd, &nb);
+	for (size_t i = 0; i < nb; i++)
+		if (strcmp(b[i].filename, name) == 0) {
+			memcpy(d->build_id, b[i].id, b[i].size);
+			d->build_id_size = b[i].size;
+			break;
+		}
+	if (vp_u64map_put(&s->dsos_by_name, (uintptr_t)iname, d) < 0) {
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+static void dso_load(struct vp_session *s, struct vp_dso *d)
+{
+	struct vp_error err = { 0 };
+	struct vp_elf_opts eo = { s->opts.symfs, NULL };
+	int r;
+
+	d->loaded = 1;
+	if (d->kind == DSO_JIT) {
+		if (vp_perfmap_load(d->name, &d->jit, &err) < 0)
+			vp_warn_once(d->name, "%s", err.msg);
+		return;
+	}
+	if (d->kind != DSO_ELF)
+		return;
+	r = vp_elf_open(d->name, d->build_id_size ? d->build_id : NULL, d->build_id_size, &eo,
+			&d->elf, &err);
+	if (r == -ESTALE)
+		vp_warn_once(d->name, "'%s' changed since it was recorded (build-id differs); its "
+			     "samples stay unresolved", d->name);
+	else if (r < 0)
+		vp_warn_once(d->name, "no symbols for '%s': %s", d->name, err.msg);
+}
+
+/* perf names an anonymous executable map after the JIT map file it may have. */
+static int is_anon(const char *f)
+{
+	return !strcmp(f, "//anon") || !strncmp(f, "/dev/zero", 9) ||
+	       !strncmp(f, "/anon_hugepage", 14);
+}
+
+static int is_no_dso(const char *f)
+{
+	return !strncmp(f, "[stack", 6) || !strncmp(f, "/SYSV", 5) || !strcmp(f, "[heap]") ||
+	       !strncmp(f, "//", 2) || !strncmp(f, "/memfd:", 7) || !strcmp(f, "[vsyscall]");
+}
+
+/* "[xfs]" from "/lib/modules/.../xfs.ko.xz" or "[xfs]", as perf's kmod_path__parse_name. */
+static void module_name(const char *path, char *out, size_t n)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+
+	if (path[0] == '[') {
+		snprintf(out, n, "%s", path);
+		return;
+	}
+	base = base ? base + 1 : path;
+	len = strcspn(base, ".");
+	snprintf(out, n, "[%.*s]", (int)len, base);
+	for (char *p = out; *p; p++)
+		if (*p == '-')
+			*p = '_';
+}
+
+/* ---- processes and threads ---- */
+
+static struct process *proc_get(struct vp_session *s, uint32_t pid)
+{
+	struct process *p = vp_u64map_get(&s->procs, pid);
+
+	if (p)
+		return p;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	if (vp_u64map_put(&s->procs, pid, p) < 0) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static struct thread *thread_get(struct vp_session *s, uint32_t pid, uint32_t tid)
+{
+	struct thread *t = vp_u64map_get(&s->threads, tid);
+
+	if (t)
+		return t;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->tid = tid;
+	t->pid = pid;
+	/* A thread we never saw created takes its process leader's name. */
+	struct thread *leader = tid != pid ? vp_u64map_get(&s->threads, pid) : NULL;
+	char buf[32];
+	snprintf(buf, sizeof(buf), ":%d", (int)tid);
+	t->comm = leader ? leader->comm : vp_strpool_intern(s->pool, buf);
+	if (vp_u64map_put(&s->threads, tid, t) < 0) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* ---- session ---- */
+
+int vp_session_new(const struct vp_perfdata *pd, const struct vp_session_opts *o,
+		   struct vp_strpool *pool, struct vp_session **out, struct vp_error *err)
+{
+	struct vp_session *s = calloc(1, sizeof(*s));
+	struct vp_profile_meta meta;
+	struct utsname u;
+
+	*out = NULL;
+	if (!s || !(s->cache = calloc(CACHE_SIZE, sizeof(*s->cache)))) {
+		free(s);
+		return vp_errorf(err, -ENOMEM, "out of memory");
+	}
+	s->pd = pd;
+	if (o)
+		s->opts = *o;
+	s->pool = pool;
+	s->gen = 1;
+	s->unknown = vp_strpool_intern(pool, UNKNOWN);
+	s->unknown_dso = s->unknown;
+	s->host.kallsyms_path = s->opts.kallsyms;
+	s->guest.kallsyms_path = s->opts.guest_kallsyms;
+	s->guest.guest = 1;
+	s->host.dso = dso_get(s, "[kernel.kallsyms]", DSO_KERNEL);
+	s->guest.dso = dso_get(s, "[guest.kernel.kallsyms]", DSO_GUEST_KERNEL);
+	if (!s->unknown || !s->host.dso || !s->guest.dso) {
+		vp_session_free(s);
+		return vp_errorf(err, -ENOMEM, "out of memory");
+	}
+	/* Kernel symbols from this machine only make sense for the kernel the file
+	 * was recorded on. */
+	vp_profile_meta_init(&meta);
+	vp_perfdata_meta(pd, &meta, pool);
+	if (!s->opts.kallsyms && meta.osrelease && uname(&u) == 0 && strcmp(u.release, meta.osrelease))
+		s->kernel_mismatch = 1;
+	*out = s;
+	return 0;
+}
+
+static void free_maps_of(struct vp_u64map *m, int procs)
+{
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->vals[i])
+			continue;
+		if (procs)
+			vp_maps_clear(&((struct process *)m->vals[i])->maps);
+		free(m->vals[i]);
+	}
+	vp_u64map_free(m);
+}
+
+void vp_session_free(struct vp_session *s)
+{
+	if (!s)
+		return;
+	free_maps_of(&s->procs, 1);
+	free_maps_of(&s->threads, 0);
+	for (size_t i = 0; i < s->dsos_by_name.cap; i++) {
+		struct vp_dso *d = s->dsos_by_name.vals[i];
+		if (!d)
+			continue;
+		vp_elf_close(d->elf);
+		vp_symtab_free(d->jit);
+		free(d);
+	}
+	vp_u64map_free(&s->dsos_by_name);
+	vp_kallsyms_free(s->host.syms);
+	vp_kallsyms_free(s->guest.syms);
+	vp_maps_clear(&s->host.maps);
+	vp_maps_clear(&s->guest.maps);
+	free(s->cache);
+	free(s);
+}
+
+/* ---- stream events ---- */
+
+static int kernel_mmap(struct vp_session *s, struct kernel *k, const struct vp_mmap_event *m)
+{
+	const char *f = m->filename;
+	struct vp_map map = { m->start, m->start + m->len, m->pgoff, NULL };
+	char name[256];
+
+	if (m->start + m->len < m->start)
+		map.end = UINT64_MAX;
+	if (!strncmp(f, "[kernel.kallsyms]", 17) || !strncmp(f, "[guest.kernel.kallsyms]", 23)) {
+		/* pgoff holds the address of the relocation symbol (_text) at record time. */
+		k->recorded_ref = m->pgoff;
+		k->have_recorded_ref = 1;
+		map.dso = k->dso;
+	} else if (f[0] == '/' || f[0] == '[') {
+		module_name(f, name, sizeof(name));
+		map.dso = dso_get(s, name, k->guest ? DSO_GUEST_MODULE : DSO_MODULE);
+		if (!map.dso)
+			return -ENOMEM;
+		map.dso->module_base = m->start;
+	} else {
+		return 0;
+	}
+	return vp_maps_insert(&k->maps, &map);
+}
+
+int vp_session_mmap(struct vp_session *s, const struct vp_mmap_event *m)
+{
+	unsigned cpumode = m->misc & VP_MISC_CPUMODE_MASK;
+	const char *f = m->filename;
+	char jit[64];
+	enum dso_kind kind = DSO_ELF;
+	struct process *p;
+	struct vp_map map;
+
+	s->gen++;
+	if (cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+		return kernel_mmap(s, &s->guest, m);
+	if (cpumode == PERF_RECORD_MISC_KERNEL || m->pid == UINT32_MAX)
+		return kernel_mmap(s, &s->host, m);
+	if (cpumode == PERF_RECORD_MISC_GUEST_USER)
+		return 0;	/* guest user space has no maps we could follow */
+	/* Data maps (no PROT_EXEC) never hold sampled code. */
+	if (m->is_mmap2 && !(m->prot & 4 /* PROT_EXEC */))
+		return 0;
+	if (is_anon(f)) {
+		snprintf(jit, sizeof(jit), "/tmp/perf-%u.map", m->pid);
+		f = jit;
+		kind = DSO_JIT;
+	} else if (is_no_dso(f) || !strcmp(f, "[vdso]")) {
+		kind = DSO_NONE;
+	}
+	map = (struct vp_map){ m->start, m->start + m->len, m->pgoff, dso_get(s, f, kind) };
+	if (!map.dso)
+		return -ENOMEM;
+	if (kind == DSO_ELF && m->build_id_size && !map.dso->build_id_size) {
+		memcpy(map.dso->build_id, m->build_id, m->build_id_size);
+		map.dso->build_id_size = m->build_id_size;
+	}
+	if (kind == DSO_JIT)	/* JIT symbols are absolute addresses */
+		map.pgoff = m->start;
+	p = proc_get(s, m->pid);
+	if (!p)
+		return -ENOMEM;
+	return vp_maps_insert(&p->maps, &map);
+}
+
+int vp_session_comm(struct vp_session *s, const struct vp_comm_event *c)
+{
+	struct thread *t = thread_get(s, c->pid, c->tid);
+
+	if (!t)
+		return -ENOMEM;
+	t->pid = c->pid;
+	t->comm = vp_strpool_intern(s->pool, c->comm);
+	return t->comm ? 0 : -ENOMEM;
+}
+
+int vp_session_fork(struct vp_session *s, const struct vp_task_event *e)
+{
+	struct thread *parent = thread_get(s, e->ppid, e->ptid), *child;
+
+	if (!parent)
+		return -ENOMEM;
+	/* perf drops a stale thread of the same tid and starts afresh. */
+	child = vp_u64map_get(&s->threads, e->tid);
+	if (!child && !(child = thread_get(s, e->pid, e->tid)))
+		return -ENOMEM;
+	child->pid = e->pid;
+	child->comm = parent->comm;
+	if (e->pid != e->ppid) {
+		/* A new process starts with a copy of its parent's maps. */
+		struct process *pp = proc_get(s, e->ppid), *cp = proc_get(s, e->pid);
+		if (!pp || !cp)
+			return -ENOMEM;
+		s->gen++;
+		return vp_maps_copy(&cp->maps, &pp->maps);
+	}
+	return 0;
+}
+
+int vp_session_exit(struct vp_session *s, const struct vp_task_event *e)
+{
+	(void)s;
+	(void)e;
+	return 0;	/* perf keeps exited threads: late samples still resolve */
+}
+
+const char *vp_session_comm_of(struct vp_session *s, uint32_t pid, uint32_t tid)
+{
+	struct thread *t = thread_get(s, pid, tid);
+
+	return t ? t->comm : s->unknown;
+}
+
+/* ---- resolution ---- */
+
+static int kernel_load(struct vp_session *s, struct kernel *k)
+{
+	struct vp_error err = { 0 };
+	const char *path = k->kallsyms_path;
+	const char *ref;
+	uint64_t now;
+
+	if (k->tried)
+		return k->syms ? 0 : -1;
+	k->tried = 1;
+	if (k->guest && !path) {
+		vp_warn_once("guest-kallsyms", "guest kernel samples stay unresolved: no guest "
+			     "kernel symbols (give --guest-kallsyms)");
+		return -1;
+	}
+	if (!k->guest && s->kernel_mismatch) {
+		vp_warn_once("kernel-mismatch", "kernel samples stay unresolved: the file was "
+			     "recorded on another kernel release than this machine runs (give "
+			     "--kallsyms with that kernel's symbols)");
+		return -1;
+	}
+	if (!path)
+		path = "/proc/kallsyms";
+	if (vp_kallsyms_load(path, &k->syms, &err) < 0) {
+		vp_warn_once(path, "kernel samples stay unresolved: %s", err.msg);
+		return -1;
+	}
+	/* KASLR: the same kernel on a later boot sits at another address. */
+	now = vp_kallsyms_ref_addr(k->syms, &ref);
+	if (k->have_recorded_ref && now)
+		k->delta = now - k->recorded_ref;
+	return 0;
+}
+
+static void resolve_kernel(struct vp_session *s, struct kernel *k, uint64_t ip,
+			   struct vp_resolved *out)
+{
+	const struct vp_map *map = vp_maps_find(&k->maps, ip);
+	const struct vp_symtab *tab = NULL;
+	const struct vp_sym *sym = NULL;
+
+	out->dso = map && map->dso ? map->dso->name : k->dso->name;
+	if (kernel_load(s, k) < 0)
+		return;
+	if (map && map->dso && map->dso != k->dso) {
+		/* Module: symbols by module name, relative to its base now. */
+		const char *mod = map->dso->name;
+		char bare[256];
+		snprintf(bare, sizeof(bare), "%.*s", (int)strlen(mod) - 2, mod + 1);
+		/* Module symbols carry this boot's addresses: right when the file
+		 * comes from this boot (modules move independently of _text). */
+		tab = vp_kallsyms_module(k->syms, bare);
+		if (tab)
+			sym = vp_symtab_find(tab, ip);
+	} else {
+		const char *module = NULL;
+		sym = vp_kallsyms_find(k->syms, ip + k->delta, &module, &tab);
+		if (sym && module) {
+			char name[256];
+			snprintf(name, sizeof(name), "[%s]", module);
+			struct vp_dso *d = dso_get(s, name, k->guest ? DSO_GUEST_MODULE : DSO_MODULE);
+			if (d)
+				out->dso = d->name;
+		}
+	}
+	if (sym && tab) {
+		const char *n = vp_sym_name(tab, sym, VP_DEMANGLE_FULL);
+		const char *in = n ? vp_strpool_intern(s->pool, n) : NULL;
+		if (in)
+			out->symbol = in;
+	}
+}
+
+static void resolve_user(struct vp_session *s, uint32_t pid, uint64_t ip, struct vp_resolved *out)
+{
+	struct process *p = vp_u64map_get(&s->procs, pid);
+	const struct vp_map *map = p ? vp_maps_find(&p->maps, ip) : NULL;
+	const struct vp_symtab *tab = NULL;
+	const struct vp_sym *sym = NULL;
+	struct vp_dso *d;
+	uint64_t addr;
+
+	if (!map)
+		return;
+	d = map->dso;
+	out->dso = d->name;
+	if (!d->loaded)
+		dso_load(s, d);
+	if (d->kind == DSO_JIT && d->jit) {
+		tab = d->jit;
+		sym = vp_symtab_find(tab, ip);
+	} else if (d->elf && vp_elf_offset_to_addr(d->elf, ip - map->start + map->pgoff, &addr) == 0) {
+		tab = vp_elf_symtab(d->elf);
+		sym = vp_symtab_find(tab, addr);
+	}
+	if (sym) {
+		const char *n = vp_sym_name(tab, sym, VP_DEMANGLE_FULL);
+		const char *in = n ? vp_strpool_intern(s->pool, n) : NULL;
+		if (in)
+			out->symbol = in;
+	}
+}
+
+void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
+			struct vp_resolved *out)
+{
+	cpumode &= VP_MISC_CPUMODE_MASK;
+	uint64_t h = vp_hash_u64(ip ^ ((uint64_t)pid << 40) ^ ((uint64_t)cpumode << 60));
+	struct cache_entry *c = &s->cache[h & (CACHE_SIZE - 1)];
+
+	if (c->gen == s->gen && c->ip == ip && c->pid == pid && c->cpumode == cpumode) {
+		*out = c->r;
+		return;
+	}
+	out->symbol = s->unknown;
+	out->dso = s->unknown_dso;
+	out->domain = vp_domain_from_cpumode(cpumode);
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+		resolve_kernel(s, &s->host, ip, out);
+		break;
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		resolve_kernel(s, &s->guest, ip, out);
+		break;
+	case PERF_RECORD_MISC_USER:
+	case PERF_RECORD_MISC_CPUMODE_UNKNOWN:
+		resolve_user(s, pid, ip, out);
+		break;
+	default:	/* hypervisor, guest user: nothing on this side can name them */
+		break;
+	}
+	*c = (struct cache_entry){ ip, pid, s->gen, cpumode, *out };
+}

@@ -1,0 +1,47 @@
+/* Machine state rebuilt from a perf.data stream: processes and their maps
+ * (MMAP/MMAP2, FORK, COMM), kernel and module maps, and the objects (dsos)
+ * behind them; resolves an address seen by a process into (symbol, dso,
+ * domain) the way perf report does. */
+#ifndef VP_SESSION_H
+#define VP_SESSION_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "perfdata.h"
+#include "strpool.h"
+#include "symbols.h"
+
+struct vp_session_opts {
+	const char *symfs;		/* root prepended to object paths */
+	const char *kallsyms;		/* host kernel symbols; default /proc/kallsyms */
+	const char *guest_kallsyms;	/* guest kernel symbols */
+	const char *guest_modules;	/* guest /proc/modules */
+};
+
+struct vp_resolved {
+	const char *symbol;	/* interned in the session's output pool; "[unknown]" when unresolved */
+	const char *dso;	/* interned: long name as perf keeps it */
+	char domain;		/* enum vp_domain */
+};
+
+struct vp_session;
+
+/* Names are interned into out_pool (the profile's pool), so results can be
+ * used as row keys directly. pd supplies build-ids and embedded symbols. */
+int vp_session_new(const struct vp_perfdata *pd, const struct vp_session_opts *o,
+		   struct vp_strpool *out_pool, struct vp_session **out, struct vp_error *err);
+void vp_session_free(struct vp_session *s);
+
+int vp_session_mmap(struct vp_session *s, const struct vp_mmap_event *m);
+int vp_session_comm(struct vp_session *s, const struct vp_comm_event *c);
+int vp_session_fork(struct vp_session *s, const struct vp_task_event *t);
+int vp_session_exit(struct vp_session *s, const struct vp_task_event *t);
+
+/* Resolve ip as seen by pid in cpumode (the low bits of a record's misc). */
+void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
+			struct vp_resolved *out);
+/* The command name of a thread at this point of the stream (interned). */
+const char *vp_session_comm_of(struct vp_session *s, uint32_t pid, uint32_t tid);
+
+#endif
