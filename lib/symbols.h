@@ -135,7 +135,7 @@ uint64_t vp_kallsyms_ref_addr(const struct vp_kallsyms *k, const char **name);
 /* The same for a reference name perf recorded ("_text" or "_stext", perf's
  * only two), 0 if absent or another name. */
 uint64_t vp_kallsyms_addr_of(const struct vp_kallsyms *k, const char *name);
-/* Modules seen, in the order their first symbol appeared. */
+/* Modules seen, in the address order of their first symbols. */
 size_t vp_kallsyms_module_count(const struct vp_kallsyms *k);
 const char *vp_kallsyms_module_name(const struct vp_kallsyms *k, size_t i);
 

@@ -4,25 +4,35 @@
 #include "fixtures.h"
 
 #include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <cmocka.h>
 
 const char *vp_test_elf_fixtures(void)
 {
 	static char dir[PATH_MAX];
-	static int state;	/* 0 untried, 1 ready, -1 failed */
-	char exe[PATH_MAX], cmd[2 * PATH_MAX + 128];
+	static int state;	/* 0 untried, 1 ready, 77 tools missing, -1 failed */
+	char exe[PATH_MAX], cmd[3 * PATH_MAX + 128];
 	ssize_t n;
 	char *p;
 
-	if (state)
-		return state > 0 ? dir : NULL;
+	if (state == 1)
+		return dir;
+	if (state == 77)
+		skip();
+	if (state < 0)
+		fail_msg("the ELF fixtures could not be built");
 	state = -1;
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 64);
 	if (n <= 0)
-		return NULL;
+		fail_msg("cannot read /proc/self/exe");
 	exe[n] = '\0';
 	for (int up = 0; up < 2; up++)	/* drop "/test_x", then "/test" */
 		if ((p = strrchr(exe, '/')))
@@ -30,14 +40,18 @@ const char *vp_test_elf_fixtures(void)
 	p = strrchr(exe, '/');
 	if (p && !strcmp(p, "/san"))
 		*p = '\0';
-	if (snprintf(dir, sizeof(dir), "%.*s/fixtures/elf", (int)(sizeof(dir) - 64), exe) < 0)
-		return NULL;
+	snprintf(dir, sizeof(dir), "%.*s/fixtures/elf", (int)(sizeof(dir) - 64), exe);
 	/* run from the source tree's root, as make does */
-	snprintf(cmd, sizeof(cmd), "test/fixtures/elf/build.sh '%s' >'%s.log' 2>&1", dir, dir);
-	if (system(cmd) != 0) {
-		fprintf(stderr, "fixtures: '%s' failed, see %s.log\n", cmd, dir);
-		return NULL;
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s' && test/fixtures/elf/build.sh '%s' >'%s.log' 2>&1",
+		 dir, dir, dir);
+	int rc = system(cmd);
+	if (rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 77) {
+		state = 77;
+		fprintf(stderr, "fixtures: a tool is missing, see %s.log\n", dir);
+		skip();
 	}
+	if (rc != 0)
+		fail_msg("fixtures: '%s' failed, see %s.log", cmd, dir);
 	state = 1;
 	return dir;
 }
@@ -47,8 +61,6 @@ char *vp_test_fixture(const char *name)
 	static char path[2 * PATH_MAX];
 	const char *dir = vp_test_elf_fixtures();
 
-	if (!dir)
-		return NULL;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return path;
 }

@@ -2,10 +2,11 @@
 #ifndef VP_TEST_FIXTURES_H
 #define VP_TEST_FIXTURES_H
 
-/* The fixture directory, built on first call; NULL when it cannot be built
- * (no compiler): tests then skip. */
+/* The fixture directory, built on first call. Skips the calling cmocka test
+ * when a tool the build needs is missing (build.sh exits 77), fails it when
+ * the build breaks. */
 const char *vp_test_elf_fixtures(void);
-/* DIR/name in a static buffer (overwritten by the next call), NULL as above. */
+/* DIR/name in a static buffer (overwritten by the next call). */
 char *vp_test_fixture(const char *name);
 
 #endif
