@@ -102,7 +102,10 @@ int vp_pd_add_evsel(struct vp_perfdata *pd, const void *attr, uint64_t attr_size
 	grown = realloc(pd->evsels, (pd->nevsels + 1) * sizeof(*pd->evsels));
 	if (grown)
 		pd->evsels = grown;
-	if (!ev || !grown) {
+	struct vp_layout *lay = realloc(pd->layouts, (pd->nevsels + 1) * sizeof(*lay));
+	if (lay)
+		pd->layouts = lay;
+	if (!ev || !grown || !lay) {
 		free(ev);
 		return vp_errorf(err, -ENOMEM, "'%s': out of memory", pd->path);
 	}
@@ -151,8 +154,31 @@ static int calc_is_pos(uint64_t st)
 	return 1 + !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_STREAM_ID);
 }
 
+static void compute_layout(const struct perf_event_attr *a, struct vp_layout *l)
+{
+	uint64_t st = a->sample_type;
+	int8_t n = 0;
+
+#define POS(bit) ((st & (bit)) ? n++ : -1)
+	l->id = (st & PERF_SAMPLE_IDENTIFIER) ? n++ : -1;
+	l->ip = POS(PERF_SAMPLE_IP);
+	l->tid = POS(PERF_SAMPLE_TID);
+	l->time = POS(PERF_SAMPLE_TIME);
+	l->addr = POS(PERF_SAMPLE_ADDR);
+	if (st & PERF_SAMPLE_ID)
+		l->id = n++;
+	l->stream_id = POS(PERF_SAMPLE_STREAM_ID);
+	l->cpu = POS(PERF_SAMPLE_CPU);
+	l->period = POS(PERF_SAMPLE_PERIOD);
+#undef POS
+	l->fixed = (uint8_t)n;
+	l->variable = !!(st & (PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW));
+}
+
 void vp_pd_finish_evsels(struct vp_perfdata *pd)
 {
+	for (size_t i = 0; i < pd->nevsels; i++)
+		compute_layout(&pd->evsels[i]->attr, &pd->layouts[i]);
 	pd->id_pos = pd->is_pos = -1;
 	pd->layout_mixed = 0;
 	if (!pd->nevsels)
@@ -555,6 +581,7 @@ void vp_perfdata_close(struct vp_perfdata *pd)
 		free(pd->evsels[i]);
 	}
 	free(pd->evsels);
+	free(pd->layouts);
 	free(pd->ids);
 	for (unsigned b = 0; b < VP_HEADER_FEAT_BITS; b++)
 		free(pd->feat[b].data);

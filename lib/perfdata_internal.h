@@ -32,6 +32,14 @@ struct vp_id_slot {
 	uint32_t evsel_plus1;
 };
 
+/* Where each fixed field of a sample sits (u64 index after the header, -1
+ * when absent): samples are parsed by indexing, not by walking sample_type. */
+struct vp_layout {
+	int8_t id, ip, tid, time, addr, stream_id, cpu, period;
+	uint8_t fixed;		/* u64s before the variable part (READ, CALLCHAIN, RAW) */
+	uint8_t variable;	/* any of READ, CALLCHAIN, RAW present */
+};
+
 struct vp_perfdata {
 	char *path;
 	int fd;
@@ -41,6 +49,7 @@ struct vp_perfdata {
 	uint64_t data_start, data_end;	/* data end is UINT64_MAX when unknown */
 
 	struct vp_evsel **evsels;
+	struct vp_layout *layouts;	/* per evsel, parallel to evsels */
 	size_t nevsels;
 	struct vp_id_slot *ids;		/* open addressing, id -> evsel */
 	size_t ids_cap, nids;

@@ -10,11 +10,13 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define STREAM_CHUNK	(4u << 20)
 #define MAX_RECORD	(1u << 16)	/* perf_event_header.size is a u16 */
 #define QUEUE_MAX_BYTES	(256ull << 20)	/* beyond this, flush half as perf's OE_FLUSH__HALF */
+#define RELEASE_STRIDE	(8u << 20)	/* mapped files: drop pages behind us in steps this big */
 
 /* ---- stream ---- */
 
@@ -274,6 +276,12 @@ struct walk {
 	struct arena arena[2];
 	int cur;
 	uint64_t next_flush, max_timestamp, last_flush;
+	/* Files are mapped: queued records stay where they are in the mapping
+	 * (pos is the file offset) and pages behind the oldest one are dropped,
+	 * so memory stays flat. Pipes copy records into the arenas instead. */
+	const uint8_t *map;
+	size_t map_len;
+	uint64_t released;	/* pages below this offset were given back */
 };
 
 static const struct vp_evsel *sample_evsel(struct vp_perfdata *pd, const struct perf_event_header *h)
@@ -366,43 +374,41 @@ static size_t fixed_size(uint32_t type)
 static int parse_sample(struct vp_perfdata *pd, const struct vp_evsel *ev,
 			const struct perf_event_header *h, uint64_t offset, struct vp_sample *s)
 {
+	const struct vp_layout *l = &pd->layouts[ev->index];
 	uint64_t st = ev->attr.sample_type;
-	const uint8_t *p = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
+	const uint8_t *body = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
+	const uint8_t *p = body + 8 * l->fixed;
 	uint64_t v;
 
-	(void)pd;
-	memset(s, 0, sizeof(*s));
+	if ((size_t)(end - body) < 8u * l->fixed)
+		return -1;
 	s->evsel = ev;
 	s->misc = h->misc;
 	s->offset = offset;
-	/* Without PERIOD in the sample perf takes the attr's value, even in freq mode. */
-	s->period = ev->attr.sample_period;
-	s->pid = s->tid = UINT32_MAX;
-	s->cpu = UINT32_MAX;
-#define GET(x) do { if (end - p < 8) return -1; memcpy(&v, p, 8); p += 8; (x) = v; } while (0)
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		GET(s->id);
-	if (st & PERF_SAMPLE_IP)
-		GET(s->ip);
-	if (st & PERF_SAMPLE_TID) {
-		GET(v);
+	s->nr_callchain = 0;
+	s->callchain = NULL;
+	s->raw_size = 0;
+	s->raw = NULL;
+#define AT(i) (memcpy(&v, body + 8 * (i), 8), v)
+	s->id = l->id >= 0 ? AT(l->id) : 0;
+	s->ip = l->ip >= 0 ? AT(l->ip) : 0;
+	if (l->tid >= 0) {
+		v = AT(l->tid);
 		s->pid = (uint32_t)v;
 		s->tid = (uint32_t)(v >> 32);
+	} else {
+		s->pid = s->tid = UINT32_MAX;
 	}
-	if (st & PERF_SAMPLE_TIME)
-		GET(s->time);
-	if (st & PERF_SAMPLE_ADDR)
-		GET(s->addr);
-	if (st & PERF_SAMPLE_ID)
-		GET(s->id);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		GET(s->stream_id);
-	if (st & PERF_SAMPLE_CPU) {
-		GET(v);
-		s->cpu = (uint32_t)v;
-	}
-	if (st & PERF_SAMPLE_PERIOD)
-		GET(s->period);
+	s->time = l->time >= 0 ? AT(l->time) : 0;
+	s->addr = l->addr >= 0 ? AT(l->addr) : 0;
+	s->stream_id = l->stream_id >= 0 ? AT(l->stream_id) : 0;
+	s->cpu = l->cpu >= 0 ? (uint32_t)AT(l->cpu) : UINT32_MAX;
+	/* Without PERIOD in the sample perf takes the attr's value, even in freq mode. */
+	s->period = l->period >= 0 ? AT(l->period) : ev->attr.sample_period;
+#undef AT
+	if (!l->variable)
+		return 0;
+#define GET(x) do { if (end - p < 8) return -1; memcpy(&v, p, 8); p += 8; (x) = v; } while (0)
 	if (st & PERF_SAMPLE_READ) {
 		uint64_t rf = ev->attr.read_format, nr = 1, per;
 		per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
@@ -620,45 +626,122 @@ static int queue_event(struct walk *w, const struct perf_event_header *h, uint64
 		w->q = q;
 		w->capq = cap;
 	}
-	copy = arena_alloc(a, (h->size + 7u) & ~7u);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, h, h->size);
-	w->q[w->nq++] = (struct ordered){ time, w->seq++, offset, (size_t)(copy - a->mem),
-					  h->type == PERF_RECORD_SAMPLE };
+	if (w->map) {
+		w->q[w->nq++] = (struct ordered){ time, w->seq++, offset, (size_t)offset,
+						  h->type == PERF_RECORD_SAMPLE };
+	} else {
+		copy = arena_alloc(a, (h->size + 7u) & ~7u);
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, h, h->size);
+		w->q[w->nq++] = (struct ordered){ time, w->seq++, offset, (size_t)(copy - a->mem),
+						  h->type == PERF_RECORD_SAMPLE };
+	}
 	if (time > w->max_timestamp)
 		w->max_timestamp = time;
 	return 0;
 }
 
-/* Deliver queued events up to limit in time order; the rest move to the
- * other arena so memory stays about one round deep. Samples only add to
- * tables, so their order among themselves changes no result: a window
- * without maps, comms or forks is delivered as it came, unsorted. */
+/* How many of the sorted non-sample entries come before e in (time, seq). */
+static size_t bucket_of(const struct walk *w, const size_t *others, size_t n,
+			const struct ordered *e)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_ordered(&w->q[others[mid]], e) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Deliver the queued events with time <= limit, in time order.
+ * Samples only add to tables, so their order among themselves changes no
+ * result; what matters is where they fall against maps, comms and forks.
+ * So only those few are sorted, and each sample is delivered after the ones
+ * that precede it in (time, seq) order: a bucket sort, not a full sort. */
+static int deliver_window(struct walk *w, const uint8_t *base, uint64_t limit)
+{
+	size_t *others = NULL, nothers = 0, i;
+	size_t *count = NULL, *order = NULL;
+	int r = 0;
+
+	for (i = 0; i < w->nq; i++)
+		nothers += !w->q[i].sample && w->q[i].time <= limit;
+	if (nothers) {
+		others = malloc(nothers * sizeof(*others));
+		count = calloc(nothers + 2, sizeof(*count));
+		order = malloc(w->nq * sizeof(*order));
+		if (!others || !count || !order) {
+			r = -ENOMEM;
+			goto out;
+		}
+		size_t k = 0;
+		for (i = 0; i < w->nq; i++)
+			if (!w->q[i].sample && w->q[i].time <= limit)
+				others[k++] = i;
+		/* Few entries: insertion sort by (time, seq). */
+		for (size_t a = 1; a < nothers; a++)
+			for (size_t b = a; b > 0 && cmp_ordered(&w->q[others[b]], &w->q[others[b - 1]]) < 0; b--) {
+				size_t t = others[b];
+				others[b] = others[b - 1];
+				others[b - 1] = t;
+			}
+	}
+	if (!nothers) {
+		for (i = 0; i < w->nq && r >= 0; i++)
+			if (w->q[i].time <= limit)
+				r = deliver(w, (const void *)(base + w->q[i].pos), w->q[i].offset);
+		goto out;
+	}
+	for (i = 0; i < w->nq; i++)
+		if (w->q[i].sample && w->q[i].time <= limit)
+			count[bucket_of(w, others, nothers, &w->q[i]) + 1]++;
+	for (size_t b = 1; b <= nothers + 1; b++)
+		count[b] += count[b - 1];
+	for (i = 0; i < w->nq; i++)
+		if (w->q[i].sample && w->q[i].time <= limit)
+			order[count[bucket_of(w, others, nothers, &w->q[i])]++] = i;
+	/* count[b] is now the end of bucket b: samples of bucket b, then other b. */
+	size_t at = 0;
+	for (size_t b = 0; b <= nothers && r >= 0; b++) {
+		for (; at < count[b] && r >= 0; at++)
+			r = deliver(w, (const void *)(base + w->q[order[at]].pos), w->q[order[at]].offset);
+		if (b < nothers && r >= 0)
+			r = deliver(w, (const void *)(base + w->q[others[b]].pos), w->q[others[b]].offset);
+	}
+out:
+	free(others);
+	free(count);
+	free(order);
+	return r;
+}
+
+/* Deliver queued events up to limit; the rest stay queued (copied to the
+ * other arena for pipes, so memory stays about one round deep). */
 static int flush_until(struct walk *w, uint64_t limit)
 {
 	struct arena *cur = &w->arena[w->cur], *next = &w->arena[!w->cur];
+	const uint8_t *base = w->map ? w->map : cur->mem;
 	size_t i, kept = 0;
-	int r, ordered = 0;
+	int r;
 
 	if (!w->nq)
 		return 0;
-	for (i = 0; i < w->nq && !ordered; i++)
-		ordered = !w->q[i].sample && w->q[i].time <= limit;
-	if (ordered)
-		qsort(w->q, w->nq, sizeof(*w->q), cmp_ordered);
-	for (i = 0; i < w->nq; i++) {
-		if (w->q[i].time > limit) {
-			if (ordered)
-				break;
-			continue;
-		}
-		r = deliver(w, (const struct perf_event_header *)(cur->mem + w->q[i].pos),
-			    w->q[i].offset);
-		if (r < 0)
-			return r;
-		if (w->q[i].time > w->last_flush)
+	if ((r = deliver_window(w, base, limit)) < 0)
+		return r == -ENOMEM ? vp_errorf(w->err, r, "'%s': out of memory", w->pd->path) : r;
+	for (i = 0; i < w->nq; i++)
+		if (w->q[i].time <= limit && w->q[i].time > w->last_flush)
 			w->last_flush = w->q[i].time;
+	if (w->map) {
+		for (i = 0; i < w->nq; i++)
+			if (w->q[i].time > limit)
+				w->q[kept++] = w->q[i];
+		w->nq = kept;
+		return 0;
 	}
 	next->used = 0;
 	for (i = 0; i < w->nq; i++) {
@@ -690,24 +773,25 @@ static int finish_round(struct walk *w)
 	return r;
 }
 
-static int process(struct walk *w, const struct perf_event_header *h, uint64_t offset)
+/* Handle one record; *skip is set to payload bytes that follow it in the
+ * stream (aux data), which the caller steps over. */
+static int process(struct walk *w, const struct perf_event_header *h, uint64_t offset,
+		   uint64_t *skip)
 {
 	struct vp_perfdata *pd = w->pd;
 	int r;
 
+	*skip = 0;
 	pd->stats.records++;
 	if (h->type >= 64) {
 		if (h->type == VP_REC_FINISHED_ROUND)
 			return w->tool->unordered ? 0 : finish_round(w);
-		if ((r = user_header_record(pd, h, w->err)) != 0)
+		/* Tracing data follows its record only in pipe streams. */
+		if ((h->type != VP_REC_HEADER_TRACING_DATA || pd->is_pipe) &&
+		    (r = user_header_record(pd, h, w->err)) != 0)
 			return r < 0 ? r : 0;
-		if (h->type == VP_REC_AUXTRACE && h->size >= 16) {
-			uint64_t size;
-			memcpy(&size, (const uint8_t *)h + 8, 8);
-			if (vp_stream_read(&pd->stream, NULL, size) < 0)
-				return vp_errorf(w->err, -EINVAL, "'%s': truncated aux data after offset "
-						 "%llu", pd->path, (unsigned long long)offset);
-		}
+		if (h->type == VP_REC_AUXTRACE && h->size >= 16)
+			memcpy(skip, (const uint8_t *)h + 8, 8);
 		if (h->type == VP_REC_COMPRESSED)
 			pd->stats.compressed_records++;
 		else
@@ -719,7 +803,7 @@ static int process(struct walk *w, const struct perf_event_header *h, uint64_t o
 		if (time != 0 && time != ~0ull) {
 			if ((r = queue_event(w, h, offset, time)) < 0)
 				return vp_errorf(w->err, r, "'%s': out of memory", pd->path);
-			if (w->arena[w->cur].used > QUEUE_MAX_BYTES) {
+			if (w->nq > QUEUE_MAX_BYTES / 64 || w->arena[w->cur].used > QUEUE_MAX_BYTES) {
 				/* No rounds in sight: deliver the older half. */
 				qsort(w->q, w->nq, sizeof(*w->q), cmp_ordered);
 				return flush_until(w, w->q[w->nq / 2].time);
@@ -730,24 +814,76 @@ static int process(struct walk *w, const struct perf_event_header *h, uint64_t o
 	return deliver(w, h, offset);
 }
 
+/* Give back mapped pages that no queued record needs any more. */
+static void release_behind(struct walk *w, uint64_t read_off)
+{
+	uint64_t low = read_off;
+	long page = sysconf(_SC_PAGESIZE);
+
+	for (size_t i = 0; i < w->nq; i++)
+		if (w->q[i].offset < low)
+			low = w->q[i].offset;
+	low &= ~(uint64_t)(page - 1);
+	if (low > w->released + RELEASE_STRIDE) {
+		madvise((void *)(w->map + w->released), low - w->released, MADV_DONTNEED);
+		w->released = low;
+	}
+}
+
+/* The next whole record of a mapped file, as vp_stream_next. */
+static int mapped_next(struct walk *w, uint64_t *off, const struct perf_event_header **rec,
+		       struct vp_error *err)
+{
+	struct perf_event_header h;
+	uint64_t end = w->pd->data_end;
+
+	if (*off >= end)
+		return 0;
+	if (end - *off < sizeof(h))
+		return -EPIPE;
+	memcpy(&h, w->map + *off, sizeof(h));
+	if (h.size < sizeof(h))
+		return vp_errorf(err, -EINVAL, "'%s': record of size %u at offset %llu (type %u)",
+				 w->pd->path, h.size, (unsigned long long)*off, h.type);
+	if (end - *off < h.size)
+		return -EPIPE;
+	*rec = (const struct perf_event_header *)(w->map + *off);
+	return 1;
+}
+
 int vp_perfdata_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
 		     struct vp_error *err)
 {
 	struct walk w = { .pd = pd, .tool = tool, .ctx = ctx, .err = err };
+	uint64_t moff = pd->data_start;
 	int r;
 
 	if (pd->walked)
 		return vp_errorf(err, -EALREADY, "'%s': already read", pd->path);
 	pd->walked = 1;
-	if (!pd->is_pipe && (r = vp_stream_init(&pd->stream, pd->fd, 1, pd->data_start,
-						 pd->data_end)) < 0)
-		return vp_errorf(err, r, "'%s': out of memory", pd->path);
+	if (!pd->is_pipe && pd->data_end > pd->data_start) {
+		void *m = mmap(NULL, pd->data_end, PROT_READ, MAP_PRIVATE, pd->fd, 0);
+		if (m == MAP_FAILED)
+			return vp_errorf(err, -errno, "'%s': cannot map the file: %s", pd->path,
+					 strerror(errno));
+		madvise(m, pd->data_end, MADV_SEQUENTIAL);
+		w.map = m;
+		w.map_len = pd->data_end;
+		w.released = 0;
+	}
 
 	for (;;) {
 		const struct perf_event_header *h;
-		uint64_t off;
+		uint64_t off, skip;
 
-		r = vp_stream_next(&pd->stream, &h, &off, err, pd->path);
+		if (w.map) {
+			off = moff;
+			r = mapped_next(&w, &moff, &h, err);
+		} else if (!pd->is_pipe) {
+			break;	/* an empty data section */
+		} else {
+			r = vp_stream_next(&pd->stream, &h, &off, err, pd->path);
+		}
 		if (r == 0)
 			break;
 		if (r == -EPIPE) {
@@ -772,11 +908,28 @@ int vp_perfdata_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, vo
 		}
 		if (r < 0)
 			goto out;
-		if ((r = process(&w, h, off)) < 0)
+		if ((r = process(&w, h, off, &skip)) < 0)
 			goto out;
+		if (w.map) {
+			moff += h->size;
+			if (skip > pd->data_end - moff) {
+				r = vp_errorf(err, -EINVAL, "'%s': truncated aux data after offset %llu",
+					      pd->path, (unsigned long long)off);
+				goto out;
+			}
+			moff += skip;
+			if (h->type == VP_REC_FINISHED_ROUND)
+				release_behind(&w, moff);
+		} else if (skip && vp_stream_read(&pd->stream, NULL, skip) < 0) {
+			r = vp_errorf(err, -EINVAL, "'%s': truncated aux data after offset %llu", pd->path,
+				      (unsigned long long)off);
+			goto out;
+		}
 	}
 	r = flush_until(&w, ~0ull);
 out:
+	if (w.map)
+		munmap((void *)w.map, w.map_len);
 	free(w.q);
 	free(w.arena[0].mem);
 	free(w.arena[1].mem);
