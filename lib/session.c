@@ -5,6 +5,7 @@
 #include "session.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,7 @@ struct vp_dso {
 
 struct process {
 	uint32_t pid;
+	uint32_t gen;		/* bumped when its maps change: stale cache entries miss */
 	struct vp_maps maps;
 };
 
@@ -57,13 +59,24 @@ struct kernel {
 	uint64_t delta;		/* add to a recorded address to get a kallsyms address */
 	struct vp_dso *dso;
 	struct vp_maps maps;	/* kernel and module maps */
+	uint32_t gen;
 	int guest;
+	/* kallsyms is read on a second thread from the moment the kernel map
+	 * shows up, overlapping the ~0.1 s /proc/kallsyms costs with the walk. */
+	pthread_t thread;
+	int thread_started, thread_rc;
+	const char *load_path;
+	struct vp_error thread_err;
 };
 
+/* A resolution is valid while the address space it came from is unchanged:
+ * the entry keeps a pointer to that space's generation (processes and
+ * kernels live as long as the session). */
 struct cache_entry {
 	uint64_t ip;
 	uint32_t pid;
 	uint32_t gen;
+	const uint32_t *genp;
 	unsigned cpumode;
 	struct vp_resolved r;
 };
@@ -77,7 +90,7 @@ struct vp_session {
 	const char *unknown;
 	const char *unknown_dso;
 	int kernel_mismatch;	/* file's kernel release differs from this machine's */
-	uint32_t gen;		/* bumped when any map changes: invalidates the cache */
+	uint32_t static_gen;	/* for resolutions no map change can alter (hypervisor, guest user) */
 	struct cache_entry *cache;
 };
 
@@ -228,7 +241,6 @@ int vp_session_new(const struct vp_perfdata *pd, const struct vp_session_opts *o
 	if (o)
 		s->opts = *o;
 	s->pool = pool;
-	s->gen = 1;
 	s->unknown = vp_strpool_intern(pool, UNKNOWN);
 	s->unknown_dso = s->unknown;
 	s->host.kallsyms_path = s->opts.kallsyms;
@@ -277,6 +289,10 @@ void vp_session_free(struct vp_session *s)
 		free(d);
 	}
 	vp_u64map_free(&s->dsos_by_name);
+	if (s->host.thread_started)
+		pthread_join(s->host.thread, NULL);
+	if (s->guest.thread_started)
+		pthread_join(s->guest.thread, NULL);
 	vp_kallsyms_free(s->host.syms);
 	vp_kallsyms_free(s->guest.syms);
 	vp_maps_clear(&s->host.maps);
@@ -287,6 +303,31 @@ void vp_session_free(struct vp_session *s)
 
 /* ---- stream events ---- */
 
+/* Where this kernel's symbols come from, NULL when none may be used. */
+static const char *kallsyms_path(const struct vp_session *s, const struct kernel *k)
+{
+	if (k->guest)
+		return k->kallsyms_path;
+	if (s->kernel_mismatch)
+		return NULL;
+	return k->kallsyms_path ? k->kallsyms_path : "/proc/kallsyms";
+}
+
+static void *kallsyms_thread(void *arg)
+{
+	struct kernel *k = arg;
+
+	k->thread_rc = vp_kallsyms_load(k->load_path, &k->syms, &k->thread_err);
+	return NULL;
+}
+
+static void kernel_prefetch(struct vp_session *s, struct kernel *k)
+{
+	if (k->tried || k->thread_started || !(k->load_path = kallsyms_path(s, k)))
+		return;
+	k->thread_started = pthread_create(&k->thread, NULL, kallsyms_thread, k) == 0;
+}
+
 static int kernel_mmap(struct vp_session *s, struct kernel *k, const struct vp_mmap_event *m)
 {
 	const char *f = m->filename;
@@ -295,11 +336,13 @@ static int kernel_mmap(struct vp_session *s, struct kernel *k, const struct vp_m
 
 	if (m->start + m->len < m->start)
 		map.end = UINT64_MAX;
+	k->gen++;
 	if (!strncmp(f, "[kernel.kallsyms]", 17) || !strncmp(f, "[guest.kernel.kallsyms]", 23)) {
 		/* pgoff holds the address of the relocation symbol (_text) at record time. */
 		k->recorded_ref = m->pgoff;
 		k->have_recorded_ref = 1;
 		map.dso = k->dso;
+		kernel_prefetch(s, k);
 	} else if (f[0] == '/' || f[0] == '[') {
 		module_name(f, name, sizeof(name));
 		map.dso = dso_get(s, name, k->guest ? DSO_GUEST_MODULE : DSO_MODULE);
@@ -321,7 +364,6 @@ int vp_session_mmap(struct vp_session *s, const struct vp_mmap_event *m)
 	struct process *p;
 	struct vp_map map;
 
-	s->gen++;
 	if (cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
 		return kernel_mmap(s, &s->guest, m);
 	if (cpumode == PERF_RECORD_MISC_KERNEL || m->pid == UINT32_MAX)
@@ -350,6 +392,7 @@ int vp_session_mmap(struct vp_session *s, const struct vp_mmap_event *m)
 	p = proc_get(s, m->pid);
 	if (!p)
 		return -ENOMEM;
+	p->gen++;
 	return vp_maps_insert(&p->maps, &map);
 }
 
@@ -381,7 +424,7 @@ int vp_session_fork(struct vp_session *s, const struct vp_task_event *e)
 		struct process *pp = proc_get(s, e->ppid), *cp = proc_get(s, e->pid);
 		if (!pp || !cp)
 			return -ENOMEM;
-		s->gen++;
+		cp->gen++;
 		return vp_maps_copy(&cp->maps, &pp->maps);
 	}
 	return 0;
@@ -424,9 +467,16 @@ static int kernel_load(struct vp_session *s, struct kernel *k)
 			     "--kallsyms with that kernel's symbols)");
 		return -1;
 	}
-	if (!path)
-		path = "/proc/kallsyms";
-	if (vp_kallsyms_load(path, &k->syms, &err) < 0) {
+	path = kallsyms_path(s, k);
+	if (k->thread_started) {
+		pthread_join(k->thread, NULL);
+		k->thread_started = 0;
+		err = k->thread_err;
+		if (k->thread_rc < 0) {
+			vp_warn_once(path, "kernel samples stay unresolved: %s", err.msg);
+			return -1;
+		}
+	} else if (vp_kallsyms_load(path, &k->syms, &err) < 0) {
 		vp_warn_once(path, "kernel samples stay unresolved: %s", err.msg);
 		return -1;
 	}
@@ -476,9 +526,12 @@ static void resolve_kernel(struct vp_session *s, struct kernel *k, uint64_t ip,
 	}
 }
 
-static void resolve_user(struct vp_session *s, uint32_t pid, uint64_t ip, struct vp_resolved *out)
+static void resolve_user(struct vp_session *s, uint32_t pid, uint64_t ip, struct vp_resolved *out,
+			 const uint32_t **genp)
 {
 	struct process *p = vp_u64map_get(&s->procs, pid);
+
+	*genp = p ? &p->gen : NULL;
 	const struct vp_map *map = p ? vp_maps_find(&p->maps, ip) : NULL;
 	const struct vp_symtab *tab = NULL;
 	const struct vp_sym *sym = NULL;
@@ -513,26 +566,31 @@ void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, ui
 	uint64_t h = vp_hash_u64(ip ^ ((uint64_t)pid << 40) ^ ((uint64_t)cpumode << 60));
 	struct cache_entry *c = &s->cache[h & (CACHE_SIZE - 1)];
 
-	if (c->gen == s->gen && c->ip == ip && c->pid == pid && c->cpumode == cpumode) {
+	if (c->ip == ip && c->pid == pid && c->cpumode == cpumode && c->genp && *c->genp == c->gen) {
 		*out = c->r;
 		return;
 	}
+	const uint32_t *genp = &s->static_gen;
 	out->symbol = s->unknown;
 	out->dso = s->unknown_dso;
 	out->domain = vp_domain_from_cpumode(cpumode);
 	switch (cpumode) {
 	case PERF_RECORD_MISC_KERNEL:
 		resolve_kernel(s, &s->host, ip, out);
+		genp = &s->host.gen;
 		break;
 	case PERF_RECORD_MISC_GUEST_KERNEL:
 		resolve_kernel(s, &s->guest, ip, out);
+		genp = &s->guest.gen;
 		break;
 	case PERF_RECORD_MISC_USER:
 	case PERF_RECORD_MISC_CPUMODE_UNKNOWN:
-		resolve_user(s, pid, ip, out);
+		resolve_user(s, pid, ip, out, &genp);
 		break;
 	default:	/* hypervisor, guest user: nothing on this side can name them */
 		break;
 	}
-	*c = (struct cache_entry){ ip, pid, s->gen, cpumode, *out };
+	if (!genp)	/* no such process yet: do not remember */
+		return;
+	*c = (struct cache_entry){ ip, pid, *genp, genp, cpumode, *out };
 }
