@@ -1,6 +1,7 @@
 /* Error records and the warning hook. */
 #include "error.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,8 @@ void vp_error_clear(struct vp_error *err)
 
 static vp_warn_fn warn_fn;
 static void *warn_ctx;
+/* Readers run on more than one thread (perfdata_threaded.c, kallsyms). */
+static pthread_mutex_t warn_mu = PTHREAD_MUTEX_INITIALIZER;
 
 void vp_set_warn_handler(vp_warn_fn fn, void *ctx)
 {
@@ -72,9 +75,11 @@ void vp_warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	pthread_mutex_lock(&warn_mu);
 	va_start(ap, fmt);
 	vwarn(fmt, ap);
 	va_end(ap);
+	pthread_mutex_unlock(&warn_mu);
 }
 
 /* A short list is enough: warnings are few (one per unreadable file). */
@@ -86,9 +91,12 @@ void vp_warn_once(const char *key, const char *fmt, ...)
 	va_list ap;
 	char **grown;
 
+	pthread_mutex_lock(&warn_mu);
 	for (size_t i = 0; i < once_n; i++)
-		if (strcmp(once_keys[i], key) == 0)
+		if (strcmp(once_keys[i], key) == 0) {
+			pthread_mutex_unlock(&warn_mu);
 			return;
+		}
 	grown = realloc(once_keys, (once_n + 1) * sizeof(*once_keys));
 	if (grown) {
 		once_keys = grown;
@@ -99,6 +107,7 @@ void vp_warn_once(const char *key, const char *fmt, ...)
 	va_start(ap, fmt);
 	vwarn(fmt, ap);
 	va_end(ap);
+	pthread_mutex_unlock(&warn_mu);
 }
 
 void vp_warn_once_reset(void)

@@ -76,6 +76,9 @@ struct vp_perf_tool {
 	int (*other)(void *ctx, const struct perf_event_header *h, uint64_t offset);
 	/* Deliver records as they come, instead of in time order (perf's default). */
 	int unordered;
+	/* Called once when the walk ends (status < 0 on failure), before the
+	 * records' memory goes away: a tool holding on to records finishes here. */
+	int (*finished)(void *ctx, int status);
 };
 
 struct vp_perfdata_stats {
@@ -126,6 +129,15 @@ void vp_perfdata_sample_time(const struct vp_perfdata *pd, uint64_t *first, uint
 /* One pass over the data records. May be called once per open. */
 int vp_perfdata_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
 		     struct vp_error *err);
+
+/* The same walk on two threads: this one reads and orders the records, a
+ * second one runs the tool's callbacks, batches handed over between them.
+ * Callbacks see the same records in the same order; pointers in them stay
+ * valid during the callback only, as with vp_perfdata_walk. Falls back to
+ * vp_perfdata_walk where records are not mapped (pipes) or for a raw
+ * `other` callback. */
+int vp_perfdata_walk_threaded(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
+			      struct vp_error *err);
 
 /* perf's name for an attr without EVENT_DESC ("cpu-clock", "cycles:u", "r1a2"). */
 void vp_event_name_from_attr(const struct perf_event_attr *attr, char *buf, size_t size);

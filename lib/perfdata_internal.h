@@ -54,8 +54,6 @@ struct vp_perfdata {
 	struct vp_id_slot *ids;		/* open addressing, id -> evsel */
 	size_t ids_cap, nids;
 	int id_pos, is_pos;		/* perf's evlist id positions, -1 when absent */
-	uint64_t last_id;		/* one-entry cache of the id map: ids come in runs */
-	const struct vp_evsel *last_evsel;
 	int layout_mixed;		/* attrs disagree on sample_id layout */
 
 	struct vp_feature feat[VP_HEADER_FEAT_BITS];
@@ -67,6 +65,22 @@ struct vp_perfdata {
 	int walked;
 	struct vp_perfdata_stats stats;
 };
+
+/* One-entry cache of the id map (ids come in runs); one per thread. */
+struct vp_pd_idcache {
+	uint64_t id;
+	const struct vp_evsel *ev;
+};
+
+/* The walk, optionally handing each ordered record to handoff instead of
+ * delivering it; vp_pd_deliver then delivers it, on any thread, while the
+ * walk's mapping lives (until tool->finished returns). */
+int vp_pd_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
+	       int (*handoff)(void *hctx, const struct perf_event_header *h, uint64_t offset),
+	       void *hctx, struct vp_error *err);
+int vp_pd_deliver(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
+		  struct vp_pd_idcache *ids, const struct perf_event_header *h, uint64_t offset,
+		  struct vp_error *err);
 
 int vp_pd_add_evsel(struct vp_perfdata *pd, const void *attr, uint64_t attr_size,
 		    const uint64_t *ids, uint64_t nids, struct vp_error *err);

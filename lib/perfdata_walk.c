@@ -282,9 +282,15 @@ struct walk {
 	const uint8_t *map;
 	size_t map_len;
 	uint64_t released;	/* pages below this offset were given back */
+	struct vp_pd_idcache ids;
+	/* Set by the threaded walk: ordered records go to another thread,
+	 * which delivers them with vp_pd_deliver. */
+	int (*handoff)(void *hctx, const struct perf_event_header *h, uint64_t offset);
+	void *hctx;
 };
 
-static const struct vp_evsel *sample_evsel(struct vp_perfdata *pd, const struct perf_event_header *h)
+static const struct vp_evsel *sample_evsel(const struct vp_perfdata *pd, struct vp_pd_idcache *c,
+					   const struct perf_event_header *h)
 {
 	const uint64_t *body = (const uint64_t *)(h + 1);
 	size_t n = (h->size - sizeof(*h)) / 8;
@@ -305,10 +311,10 @@ static const struct vp_evsel *sample_evsel(struct vp_perfdata *pd, const struct 
 	}
 	if (!id)	/* synthesized records carry id 0 */
 		return pd->evsels[0];
-	if (id == pd->last_id && pd->last_evsel)
-		return pd->last_evsel;
-	pd->last_id = id;
-	return pd->last_evsel = vp_pd_evsel_by_id(pd, id);
+	if (id == c->id && c->ev)
+		return c->ev;
+	c->id = id;
+	return c->ev = vp_pd_evsel_by_id(pd, id);
 }
 
 struct id_trailer {
@@ -448,9 +454,10 @@ static int parse_sample(struct vp_perfdata *pd, const struct vp_evsel *ev,
 	return 0;
 }
 
-static uint64_t record_time(struct vp_perfdata *pd, const struct perf_event_header *h)
+static uint64_t record_time(struct vp_perfdata *pd, struct vp_pd_idcache *c,
+			    const struct perf_event_header *h)
 {
-	const struct vp_evsel *ev = sample_evsel(pd, h);
+	const struct vp_evsel *ev = sample_evsel(pd, c, h);
 	struct id_trailer t;
 
 	if (!ev || !(ev->attr.sample_type & PERF_SAMPLE_TIME))
@@ -479,13 +486,13 @@ static void copy_str(char *dst, size_t cap, const uint8_t *src, size_t avail)
 	dst[n] = '\0';
 }
 
-static int deliver(struct walk *w, const struct perf_event_header *h, uint64_t offset)
+int vp_pd_deliver(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
+		  struct vp_pd_idcache *ids, const struct perf_event_header *h, uint64_t offset,
+		  struct vp_error *err)
 {
-	struct vp_perfdata *pd = w->pd;
-	const struct vp_perf_tool *tool = w->tool;
 	const uint8_t *body = (const uint8_t *)(h + 1);
 	size_t blen = h->size - sizeof(*h);
-	const struct vp_evsel *ev = sample_evsel(pd, h);
+	const struct vp_evsel *ev = sample_evsel(pd, ids, h);
 	struct id_trailer t = { .time = ~0ull };
 	char name[PATH_MAX + 1];
 	uint32_t u32s[4];
@@ -497,15 +504,15 @@ static int deliver(struct walk *w, const struct perf_event_header *h, uint64_t o
 			return 0;
 		}
 		if (parse_sample(pd, ev, h, offset, &s) < 0)
-			return vp_errorf(w->err, -EINVAL, "'%s': malformed sample at offset %llu "
+			return vp_errorf(err, -EINVAL, "'%s': malformed sample at offset %llu "
 					 "(shorter than its sample_type says)", pd->path,
 					 (unsigned long long)offset);
 		pd->stats.samples++;
-		return tool->sample ? tool->sample(w->ctx, &s) : 0;
+		return tool->sample ? tool->sample(ctx, &s) : 0;
 	}
 
 	if (blen < fixed_size(h->type))
-		return vp_errorf(w->err, -EINVAL, "'%s': record of type %u at offset %llu is too short",
+		return vp_errorf(err, -EINVAL, "'%s': record of type %u at offset %llu is too short",
 				 pd->path, h->type, (unsigned long long)offset);
 	if (ev)
 		parse_trailer(ev, h, fixed_size(h->type), &t);
@@ -516,7 +523,7 @@ static int deliver(struct walk *w, const struct perf_event_header *h, uint64_t o
 		struct vp_mmap_event m = { 0 };
 		size_t fn = h->type == PERF_RECORD_MMAP ? 32 : 64;
 		if (blen < fn + 1)
-			return vp_errorf(w->err, -EINVAL, "'%s': mmap record at offset %llu is too short",
+			return vp_errorf(err, -EINVAL, "'%s': mmap record at offset %llu is too short",
 					 pd->path, (unsigned long long)offset);
 		memcpy(u32s, body, 8);
 		m.pid = u32s[0];
@@ -537,7 +544,7 @@ static int deliver(struct walk *w, const struct perf_event_header *h, uint64_t o
 		}
 		copy_str(name, sizeof(name), body + fn, blen - fn);
 		m.filename = name;
-		return tool->mmap ? tool->mmap(w->ctx, &m) : 0;
+		return tool->mmap ? tool->mmap(ctx, &m) : 0;
 	}
 	case PERF_RECORD_COMM: {
 		struct vp_comm_event c = { 0 };
@@ -548,7 +555,7 @@ static int deliver(struct walk *w, const struct perf_event_header *h, uint64_t o
 		c.time = t.time;
 		copy_str(name, 64, body + 8, blen - 8);
 		c.comm = name;
-		return tool->comm ? tool->comm(w->ctx, &c) : 0;
+		return tool->comm ? tool->comm(ctx, &c) : 0;
 	}
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT: {
@@ -560,8 +567,8 @@ static int deliver(struct walk *w, const struct perf_event_header *h, uint64_t o
 		te.ptid = u32s[3];
 		memcpy(&te.time, body + 16, 8);
 		if (h->type == PERF_RECORD_FORK)
-			return tool->fork ? tool->fork(w->ctx, &te) : 0;
-		return tool->exit ? tool->exit(w->ctx, &te) : 0;
+			return tool->fork ? tool->fork(ctx, &te) : 0;
+		return tool->exit ? tool->exit(ctx, &te) : 0;
 	}
 	case PERF_RECORD_LOST: {
 		struct vp_lost_event l = { ev, 0, 0, 0 };
@@ -569,18 +576,25 @@ static int deliver(struct walk *w, const struct perf_event_header *h, uint64_t o
 		memcpy(&l.lost, body + 8, 8);
 		l.evsel = vp_pd_evsel_by_id(pd, l.id);
 		pd->stats.lost_events += l.lost;
-		return tool->lost ? tool->lost(w->ctx, &l) : 0;
+		return tool->lost ? tool->lost(ctx, &l) : 0;
 	}
 	case PERF_RECORD_LOST_SAMPLES: {
 		struct vp_lost_event l = { ev, t.id, 0, 1 };
 		memcpy(&l.lost, body, 8);
 		pd->stats.lost_samples += l.lost;
-		return tool->lost ? tool->lost(w->ctx, &l) : 0;
+		return tool->lost ? tool->lost(ctx, &l) : 0;
 	}
 	default:
 		pd->stats.skipped_records++;
-		return tool->other ? tool->other(w->ctx, h, offset) : 0;
+		return tool->other ? tool->other(ctx, h, offset) : 0;
 	}
+}
+
+static int deliver(struct walk *w, const struct perf_event_header *h, uint64_t offset)
+{
+	if (w->handoff)
+		return w->handoff(w->hctx, h, offset);
+	return vp_pd_deliver(w->pd, w->tool, w->ctx, &w->ids, h, offset, w->err);
 }
 
 /* ---- the ordering queue ---- */
@@ -799,7 +813,7 @@ static int process(struct walk *w, const struct perf_event_header *h, uint64_t o
 		return w->tool->other ? w->tool->other(w->ctx, h, offset) : 0;
 	}
 	if (!w->tool->unordered) {
-		uint64_t time = record_time(pd, h);
+		uint64_t time = record_time(pd, &w->ids, h);
 		if (time != 0 && time != ~0ull) {
 			if ((r = queue_event(w, h, offset, time)) < 0)
 				return vp_errorf(w->err, r, "'%s': out of memory", pd->path);
@@ -851,10 +865,12 @@ static int mapped_next(struct walk *w, uint64_t *off, const struct perf_event_he
 	return 1;
 }
 
-int vp_perfdata_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
-		     struct vp_error *err)
+int vp_pd_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
+	       int (*handoff)(void *hctx, const struct perf_event_header *h, uint64_t offset),
+	       void *hctx, struct vp_error *err)
 {
-	struct walk w = { .pd = pd, .tool = tool, .ctx = ctx, .err = err };
+	struct walk w = { .pd = pd, .tool = tool, .ctx = ctx, .err = err, .handoff = handoff,
+			  .hctx = hctx };
 	uint64_t moff = pd->data_start;
 	int r;
 
@@ -928,10 +944,21 @@ int vp_perfdata_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, vo
 	}
 	r = flush_until(&w, ~0ull);
 out:
+	if (tool->finished) {
+		int f = tool->finished(ctx, r);
+		if (r >= 0)
+			r = f;
+	}
 	if (w.map)
 		munmap((void *)w.map, w.map_len);
 	free(w.q);
 	free(w.arena[0].mem);
 	free(w.arena[1].mem);
 	return r < 0 ? r : 0;
+}
+
+int vp_perfdata_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
+		     struct vp_error *err)
+{
+	return vp_pd_walk(pd, tool, ctx, NULL, NULL, err);
 }

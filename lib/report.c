@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "perfdata.h"
+#include "perf_format.h"
 #include "session.h"
+#include "u64map.h"
 #include "tracedata.h"
 
 void vp_load_opts_init(struct vp_load_opts *o)
@@ -16,6 +18,20 @@ void vp_load_opts_init(struct vp_load_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->key = VP_KEY_DEFAULT;
 }
+
+/* Host kernel samples that arrive while kallsyms is still being read on the
+ * session's thread are counted per (table, ip) and resolved once that read is
+ * done or the kernel's maps are about to change, so the walk never waits. */
+struct pending_ip {
+	struct vp_event_table *t;
+	uint64_t ip, samples, period;
+};
+
+struct pending {
+	struct vp_u64map index;		/* key hash -> entry index + 1 */
+	struct pending_ip *v;
+	size_t n, cap;
+};
 
 struct loader {
 	const struct vp_load_opts *o;
@@ -35,6 +51,7 @@ struct loader {
 	size_t last_row;
 	int fields_found;
 	struct vp_error *err;
+	struct pending pending;
 };
 
 static int wanted(const struct vp_load_opts *o, const char *name)
@@ -142,6 +159,54 @@ static const struct vp_tpfield *sample_field(struct loader *l, const struct vp_e
 	return id < 0 ? NULL : vp_tracedata_field(l->td, id, l->field);
 }
 
+static int pending_flush(struct loader *l)
+{
+	struct pending *p = &l->pending;
+
+	for (size_t i = 0; i < p->n; i++) {
+		struct vp_resolved res;
+		vp_session_resolve(l->session, UINT32_MAX, PERF_RECORD_MISC_KERNEL, p->v[i].ip, &res);
+		struct vp_row row = { res.symbol, res.dso, NULL, -1, res.domain, p->v[i].samples,
+				      p->v[i].period };
+		if (vp_table_add(p->v[i].t, &row) < 0)
+			return vp_errorf(l->err, -ENOMEM, "out of memory");
+	}
+	vp_u64map_free(&p->index);
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+	l->last_table = NULL;	/* rows may have moved */
+	return 0;
+}
+
+/* 1: counted for later; 0: resolve now; < 0: error. */
+static int pending_add(struct loader *l, struct vp_event_table *t, const struct vp_sample *s)
+{
+	struct pending *p = &l->pending;
+	uint64_t key = s->ip ^ ((uint64_t)(uintptr_t)t << 47);
+	uintptr_t at = (uintptr_t)vp_u64map_get(&p->index, key);
+
+	if (at) {
+		struct pending_ip *e = &p->v[at - 1];
+		if (e->ip != s->ip || e->t != t)
+			return 0;	/* key collision: resolve this one now */
+		e->samples++;
+		e->period += s->period;
+		return 1;
+	}
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 1024;
+		struct pending_ip *v = realloc(p->v, cap * sizeof(*v));
+		if (!v)
+			return vp_errorf(l->err, -ENOMEM, "out of memory");
+		p->v = v;
+		p->cap = cap;
+	}
+	if (vp_u64map_put(&p->index, key, (void *)(uintptr_t)(p->n + 1)) < 0)
+		return vp_errorf(l->err, -ENOMEM, "out of memory");
+	p->v[p->n++] = (struct pending_ip){ t, s->ip, 1, s->period };
+	return 1;
+}
+
 static int on_sample(void *ctx, const struct vp_sample *s)
 {
 	struct loader *l = ctx;
@@ -152,6 +217,13 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 
 	if (!t)
 		return 0;
+	if ((s->misc & VP_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL && !l->o->caller &&
+	    !t->weight && !t->group && !(l->key & (VP_KEY_COMM | VP_KEY_PID)) &&
+	    vp_session_kernel_loading(l->session)) {
+		int r = pending_add(l, t, s);
+		if (r != 0)
+			return r < 0 ? r : 0;
+	}
 	vp_session_resolve(l->session, s->pid, s->misc, s->ip, &res);
 	if (l->o->caller && s->callchain)
 		resolve_caller(l, s, &res);
@@ -193,6 +265,12 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 static int on_mmap(void *ctx, const struct vp_mmap_event *m)
 {
 	struct loader *l = ctx;
+	unsigned cpumode = m->misc & VP_MISC_CPUMODE_MASK;
+
+	/* Set-aside kernel samples belong to the kernel maps as they are now. */
+	if (l->pending.n && (cpumode == PERF_RECORD_MISC_KERNEL || m->pid == UINT32_MAX) &&
+	    pending_flush(l) < 0)
+		return -ENOMEM;
 	return vp_session_mmap(l->session, m) < 0 ? vp_errorf(l->err, -ENOMEM, "out of memory") : 0;
 }
 
@@ -296,7 +374,7 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 		.sample = on_sample, .mmap = on_mmap, .comm = on_comm, .fork = on_fork,
 		.lost = on_lost,
 	};
-	if ((r = vp_perfdata_walk(l.pd, &tool, &l, err)) < 0)
+	if ((r = vp_perfdata_walk_threaded(l.pd, &tool, &l, err)) < 0 || (r = pending_flush(&l)) < 0)
 		goto out;
 	warn_stats(path, vp_perfdata_stats(l.pd));
 	vp_perfdata_meta(l.pd, &l.prof->meta, l.prof->pool);
@@ -306,6 +384,8 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	l.prof = NULL;
 out:
 	vp_session_free(l.session);
+	vp_u64map_free(&l.pending.index);
+	free(l.pending.v);
 	vp_tracedata_free(l.td);
 	vp_profile_free(l.prof);
 	vp_perfdata_close(l.pd);

@@ -559,6 +559,16 @@ static void resolve_user(struct vp_session *s, uint32_t pid, uint64_t ip, struct
 	}
 }
 
+int vp_session_kernel_loading(const struct vp_session *s)
+{
+	return s->host.thread_started && !s->host.tried && !s->kernel_mismatch;
+}
+
+uint32_t vp_session_kernel_gen(const struct vp_session *s)
+{
+	return s->host.gen;
+}
+
 void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
 			struct vp_resolved *out)
 {

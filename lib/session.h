@@ -41,6 +41,11 @@ int vp_session_exit(struct vp_session *s, const struct vp_task_event *t);
 /* Resolve ip as seen by pid in cpumode (the low bits of a record's misc). */
 void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
 			struct vp_resolved *out);
+/* Host kernel symbols are still being read on the background thread: a
+ * caller may set kernel addresses aside and resolve them later, as long as the
+ * kernel's maps stay as they are (vp_session_kernel_gen unchanged). */
+int vp_session_kernel_loading(const struct vp_session *s);
+uint32_t vp_session_kernel_gen(const struct vp_session *s);
 /* The command name of a thread at this point of the stream (interned). */
 const char *vp_session_comm_of(struct vp_session *s, uint32_t pid, uint32_t tid);
 
