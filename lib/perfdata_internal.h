@@ -74,10 +74,16 @@ struct vp_pd_idcache {
 
 /* The walk, optionally handing each ordered record to handoff instead of
  * delivering it; vp_pd_deliver then delivers it, on any thread, while the
- * walk's mapping lives (until tool->finished returns). */
+ * walk's mapping lives (until tool->finished returns). in_use_floor gives
+ * the lowest file offset of a handed-off record not yet delivered, so pages
+ * are given back only behind it. */
+struct vp_pd_handoff {
+	int (*handoff)(void *ctx, const struct perf_event_header *h, uint64_t offset);
+	uint64_t (*in_use_floor)(void *ctx);
+	void *ctx;
+};
 int vp_pd_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
-	       int (*handoff)(void *hctx, const struct perf_event_header *h, uint64_t offset),
-	       void *hctx, struct vp_error *err);
+	       const struct vp_pd_handoff *ho, struct vp_error *err);
 int vp_pd_deliver(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
 		  struct vp_pd_idcache *ids, const struct perf_event_header *h, uint64_t offset,
 		  struct vp_error *err);

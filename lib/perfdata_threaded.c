@@ -23,6 +23,7 @@ struct item {
 struct batch {
 	struct item it[BATCH_ITEMS];
 	size_t n;
+	uint64_t low;		/* lowest offset among it[] */
 };
 
 struct pipeline {
@@ -37,6 +38,7 @@ struct pipeline {
 	struct batch *free[NBATCH];
 	size_t nfree;
 	struct batch *cur;		/* the one the reader fills */
+	struct batch *busy;		/* the one the worker delivers */
 	int done;			/* reader finished: worker drains and exits */
 	int stop;			/* a side failed: both stop */
 	int rc;				/* the worker's first error */
@@ -75,15 +77,17 @@ static void *worker_main(void *arg)
 		b = p->full[p->head];
 		p->head = (p->head + 1) % NBATCH;
 		__atomic_store_n(&p->count, p->count - 1, __ATOMIC_RELEASE);
+		p->busy = b;
 		int stopped = p->stop;
 		pthread_mutex_unlock(&p->mu);
 
 		for (size_t i = 0; i < b->n && !stopped && rc >= 0; i++)
 			rc = vp_pd_deliver(p->pd, p->tool, p->ctx, &ids, b->it[i].h, b->it[i].offset,
 					   p->err);
-		b->n = 0;
-
 		pthread_mutex_lock(&p->mu);
+		b->n = 0;
+		b->low = UINT64_MAX;
+		p->busy = NULL;
 		if (rc < 0 && !p->stop) {
 			__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
 			p->rc = rc;
@@ -126,7 +130,26 @@ static int handoff(void *ctx, const struct perf_event_header *h, uint64_t offset
 	if (p->cur->n == BATCH_ITEMS && (rc = submit(p)) < 0)
 		return rc;
 	p->cur->it[p->cur->n++] = (struct item){ h, offset };
+	if (offset < p->cur->low)
+		p->cur->low = offset;
 	return 0;
+}
+
+static uint64_t in_use_floor(void *ctx)
+{
+	struct pipeline *p = ctx;
+	uint64_t low = p->cur->low;	/* only this thread writes cur */
+
+	pthread_mutex_lock(&p->mu);
+	for (size_t i = 0; i < p->count; i++) {
+		const struct batch *b = p->full[(p->head + i) % NBATCH];
+		if (b->low < low)
+			low = b->low;
+	}
+	if (p->busy && p->busy->low < low)
+		low = p->busy->low;
+	pthread_mutex_unlock(&p->mu);
+	return low;
 }
 
 /* The walk is over: let the worker finish every batch before the mapping goes. */
@@ -165,6 +188,8 @@ int vp_perfdata_walk_threaded(struct vp_perfdata *pd, const struct vp_perf_tool 
 	mem = calloc(NBATCH, sizeof(*mem));
 	if (!mem)
 		return vp_errorf(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < NBATCH; i++)
+		mem[i].low = UINT64_MAX;
 	for (size_t i = 1; i < NBATCH; i++)
 		p.free[p.nfree++] = &mem[i];
 	p.cur = &mem[0];
@@ -177,7 +202,8 @@ int vp_perfdata_walk_threaded(struct vp_perfdata *pd, const struct vp_perf_tool 
 	}
 	/* The worker writes err (its own and the tool's errors); the reader
 	 * keeps its errors apart until the worker is done. */
-	r = vp_pd_walk(pd, &reader, &p, handoff, &p, &rerr);
+	struct vp_pd_handoff ho = { handoff, in_use_floor, &p };
+	r = vp_pd_walk(pd, &reader, &p, &ho, &rerr);
 	if (!p.drained)	/* the walk failed before it could call finished */
 		finished(&p, -1);
 	if (p.rc < 0)

@@ -286,6 +286,7 @@ struct walk {
 	/* Set by the threaded walk: ordered records go to another thread,
 	 * which delivers them with vp_pd_deliver. */
 	int (*handoff)(void *hctx, const struct perf_event_header *h, uint64_t offset);
+	uint64_t (*in_use_floor)(void *hctx);
 	void *hctx;
 };
 
@@ -837,6 +838,11 @@ static void release_behind(struct walk *w, uint64_t read_off)
 	for (size_t i = 0; i < w->nq; i++)
 		if (w->q[i].offset < low)
 			low = w->q[i].offset;
+	if (w->in_use_floor) {	/* records handed off and not yet delivered */
+		uint64_t f = w->in_use_floor(w->hctx);
+		if (f < low)
+			low = f;
+	}
 	low &= ~(uint64_t)(page - 1);
 	if (low > w->released + RELEASE_STRIDE) {
 		madvise((void *)(w->map + w->released), low - w->released, MADV_DONTNEED);
@@ -866,11 +872,15 @@ static int mapped_next(struct walk *w, uint64_t *off, const struct perf_event_he
 }
 
 int vp_pd_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
-	       int (*handoff)(void *hctx, const struct perf_event_header *h, uint64_t offset),
-	       void *hctx, struct vp_error *err)
+	       const struct vp_pd_handoff *ho, struct vp_error *err)
 {
-	struct walk w = { .pd = pd, .tool = tool, .ctx = ctx, .err = err, .handoff = handoff,
-			  .hctx = hctx };
+	struct walk w = { .pd = pd, .tool = tool, .ctx = ctx, .err = err };
+
+	if (ho) {
+		w.handoff = ho->handoff;
+		w.in_use_floor = ho->in_use_floor;
+		w.hctx = ho->ctx;
+	}
 	uint64_t moff = pd->data_start;
 	int r;
 
@@ -960,5 +970,5 @@ out:
 int vp_perfdata_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
 		     struct vp_error *err)
 {
-	return vp_pd_walk(pd, tool, ctx, NULL, NULL, err);
+	return vp_pd_walk(pd, tool, ctx, NULL, err);
 }
