@@ -3,5 +3,7 @@
 #define VP_COMMANDS_H
 
 int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 #endif

@@ -16,6 +16,8 @@ struct cmd {
 
 static const struct cmd commands[] = {
 	{ "report", cmd_report, "per-event tables from a perf.data file (ours or perf's)" },
+	{ "compare", cmd_compare, "join a host and a guest profile by symbol, top N per event" },
+	{ "convert", cmd_convert, "perf report text to CSV; split a CSV table per event" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -5,17 +5,23 @@
 #include <string.h>
 #include <time.h>
 
+#include <errno.h>
+#include <sys/stat.h>
+
 #include "commands.h"
+#include "common.h"
 #include "options.h"
+#include "converters/formats.h"
 #include "lib/perfdata.h"
 #include "lib/report.h"
 
 enum {
-	OPT_SORT = 256, OPT_TOP, OPT_EVENT, OPT_VALUE, OPT_HEADER, OPT_FULL, OPT_SYMFS,
-	OPT_KALLSYMS, OPT_GKALLSYMS, OPT_GMODULES, OPT_WEIGHT, OPT_GROUP, OPT_CALLER,
+	OPT_SORT = 256, OPT_TOP, OPT_EVENT, OPT_VALUE, OPT_HEADER, OPT_FULL, OPT_WEIGHT,
+	OPT_GROUP, OPT_CALLER, OPT_FORMAT, OPT_SPLIT, OPT_NO_CSV_SAFE,
 };
 
-static const char *const usage[] = { "[options] [FILE]", "--header [FILE]", NULL };
+static const char *const usage[] = { "[options] [FILE]", "--header [FILE]",
+				     "--split DIR [options] [FILE]", NULL };
 
 static const struct vp_opt opts[] = {
 	{ "input", 'i', "FILE", "perf.data file to read (default: perf.data; - for a pipe)", 'i' },
@@ -26,10 +32,10 @@ static const struct vp_opt opts[] = {
 	{ "value", 0, "WHAT", "rank and share by 'period' (default) or 'samples'", OPT_VALUE },
 	{ "header", 0, NULL, "print the file's metadata instead of tables", OPT_HEADER },
 	{ "full-names", 0, NULL, "show C++ parameter lists in symbol names", OPT_FULL },
-	{ "symfs", 0, "DIR", "look for binaries under DIR, as perf --symfs", OPT_SYMFS },
-	{ "kallsyms", 0, "FILE", "host kernel symbols (default /proc/kallsyms)", OPT_KALLSYMS },
-	{ "guest-kallsyms", 0, "FILE", "guest kernel symbols, for [g] samples", OPT_GKALLSYMS },
-	{ "guest-modules", 0, "FILE", "guest /proc/modules, for guest module samples", OPT_GMODULES },
+	{ "format", 0, "FMT", "table (default), csv or xml, on standard output", OPT_FORMAT },
+	{ "split", 0, "DIR", "write one CSV per event into DIR (EVENT.csv) instead", OPT_SPLIT },
+	{ "no-csv-safe", 0, NULL, "do not prefix ' to CSV cells starting with = + - @", OPT_NO_CSV_SAFE },
+	VP_LOAD_OPTIONS,
 	{ "weight", 0, "FIELD", "tracepoints: sum this field (e.g. ret: bytes) as the period", OPT_WEIGHT },
 	{ "group-by", 0, "FIELD", "tracepoints: rows by this field's value (e.g. prev_state)", OPT_GROUP },
 	{ "caller", 0, NULL, "charge each sample to the first caller outside the sampled object "
@@ -41,7 +47,8 @@ static const struct vp_cmd_info info = {
 	"report", usage,
 	"Read a perf.data file written by vmprof record, perf record or perf kvm record\n"
 	"and print one table per event: each function's samples, summed period and share\n"
-	"of the event's total, largest first.",
+	"of the event's total, largest first. FILE may also be a vmprof CSV or XML\n"
+	"table or perf report's text output (its stdio mode).",
 	opts, 0,
 };
 
@@ -51,28 +58,12 @@ struct report_args {
 	unsigned long long top;
 	enum vp_value value;
 	int header, full_names;
+	const char *format, *split;
+	int csv_safe;
 	const char **events;
 	size_t nevents;
 	struct vp_load_opts load;
 };
-
-static int add_events(struct report_args *a, const char *list)
-{
-	char *copy = strdup(list), *save = NULL;
-
-	if (!copy)
-		return -1;
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const char **n = realloc(a->events, (a->nevents + 2) * sizeof(*n));
-		if (!n)
-			return -1;
-		a->events = n;
-		a->events[a->nevents++] = strdup(tok);
-		a->events[a->nevents] = NULL;
-	}
-	free(copy);
-	return 0;
-}
 
 static int on_opt(int id, const char *arg, void *ctx)
 {
@@ -92,7 +83,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 			return vp_usage_error(&info, "--top wants a number, not '%s'", arg);
 		break;
 	case OPT_EVENT:
-		if (add_events(a, arg) < 0)
+		if (vp_add_names(&a->events, &a->nevents, arg) < 0)
 			return vp_usage_error(&info, "out of memory");
 		break;
 	case OPT_VALUE:
@@ -105,13 +96,17 @@ static int on_opt(int id, const char *arg, void *ctx)
 		break;
 	case OPT_HEADER: a->header = 1; break;
 	case OPT_FULL: a->full_names = 1; break;
-	case OPT_SYMFS: a->load.symfs = arg; break;
-	case OPT_KALLSYMS: a->load.kallsyms = arg; break;
-	case OPT_GKALLSYMS: a->load.guest_kallsyms = arg; break;
-	case OPT_GMODULES: a->load.guest_modules = arg; break;
+	case OPT_FORMAT:
+		if (strcmp(arg, "table") && strcmp(arg, "csv") && strcmp(arg, "xml"))
+			return vp_usage_error(&info, "--format is table, csv or xml, not '%s'", arg);
+		a->format = arg;
+		break;
+	case OPT_SPLIT: a->split = arg; break;
+	case OPT_NO_CSV_SAFE: a->csv_safe = 0; break;
 	case OPT_WEIGHT: a->load.weight = arg; break;
 	case OPT_GROUP: a->load.group_by = arg; break;
 	case OPT_CALLER: a->load.caller = 1; break;
+	default: vp_load_opt(id, arg, &a->load); break;
 	}
 	return 0;
 }
@@ -301,7 +296,8 @@ static int print_header(const char *path, struct vp_error *err)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = { .input = "perf.data", .sort = "dso,sym" };
+	struct report_args a = { .input = "perf.data", .sort = "dso,sym", .format = "table",
+				 .csv_safe = 1 };
 	struct vp_error err = { 0 };
 	struct vp_profile *prof = NULL;
 	int i, status = 0;
@@ -322,7 +318,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	a.load.events = a.events;
-	if (vp_profile_from_perfdata(a.input, &a.load, &prof, &err) < 0) {
+	if (vp_load_profile(a.input, &a.load, &prof, &err) < 0) {
 		status = vp_cmd_fail("report", &err);
 		goto out;
 	}
@@ -332,15 +328,29 @@ int cmd_report(int argc, char **argv)
 					      a.events[e]);
 			goto out;
 		}
-	printf("# vmprof report of '%s'\n#\n", a.input);
-	for (size_t e = 0; e < prof->ntables; e++) {
+	/* inputs other than perf.data are not filtered while loading */
+	vp_profile_keep_events(prof, a.events);
+	for (size_t e = 0; e < prof->ntables; e++)
 		vp_table_sort(prof->tables[e], a.value);
-		print_table(prof->tables[e], &a, a.sort);
+	struct vp_out_opts oo;
+	vp_out_opts_init(&oo);
+	oo.value = a.value;
+	oo.top = a.top;
+	oo.full_names = a.full_names;
+	oo.csv_safe = a.csv_safe;
+	if (a.split) {
+		status = vp_split_csv("report", prof, &oo, a.split, a.events);
+	} else if (!strcmp(a.format, "csv")) {
+		vp_profile_write_csv(stdout, prof, &oo);
+	} else if (!strcmp(a.format, "xml")) {
+		vp_profile_write_xml(stdout, prof, &oo);
+	} else {
+		printf("# vmprof report of '%s'\n#\n", a.input);
+		for (size_t e = 0; e < prof->ntables; e++)
+			print_table(prof->tables[e], &a, a.sort);
 	}
 out:
 	vp_profile_free(prof);
-	for (size_t e = 0; e < a.nevents; e++)
-		free((char *)a.events[e]);
-	free(a.events);
+	vp_free_names(a.events, a.nevents);
 	return status;
 }

@@ -68,6 +68,10 @@ void vp_compare_opts_init(struct vp_compare_opts *o);
 int vp_compare(const struct vp_profile *host, const struct vp_profile *guest,
 	       const struct vp_compare_opts *opts, struct vp_comparison **out, struct vp_error *err);
 void vp_comparison_free(struct vp_comparison *c);
+/* For readers of saved comparisons: an empty comparison, and a new event
+ * (its index, or a negative code) whose rows the caller fills. */
+struct vp_comparison *vp_comparison_new(void);
+int vp_comparison_add_event(struct vp_comparison *c, const char *name);
 /* Re-rank and cut (the chart uses this on a saved, full comparison). */
 void vp_comparison_rank(struct vp_comparison *c, enum vp_rank rank, size_t top);
 

@@ -52,6 +52,24 @@ void vp_profile_free(struct vp_profile *p)
 	free(p);
 }
 
+void vp_profile_keep_events(struct vp_profile *p, const char *const *names)
+{
+	size_t kept = 0;
+
+	if (!names)
+		return;
+	for (size_t i = 0; i < p->ntables; i++) {
+		int want = 0;
+		for (size_t k = 0; names[k] && !want; k++)
+			want = !strcmp(names[k], p->tables[i]->name);
+		if (want)
+			p->tables[kept++] = p->tables[i];
+		else
+			table_free(p->tables[i]);
+	}
+	p->ntables = kept;
+}
+
 const char *vp_profile_intern(struct vp_profile *p, const char *s)
 {
 	return s ? vp_strpool_intern(p->pool, s) : NULL;

@@ -100,6 +100,8 @@ const char *vp_profile_intern(struct vp_profile *p, const char *s);
 /* Find or create the table for an event name. NULL on ENOMEM. */
 struct vp_event_table *vp_profile_table(struct vp_profile *p, const char *name, unsigned key);
 struct vp_event_table *vp_profile_find(const struct vp_profile *p, const char *name);
+/* Drop every table whose event is not in the NULL-terminated names (NULL keeps all). */
+void vp_profile_keep_events(struct vp_profile *p, const char *const *names);
 
 /* Add samples/period to the row matching r's key fields (strings must be
  * interned in the table's profile), creating it as needed; totals follow.

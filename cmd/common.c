@@ -1,0 +1,112 @@
+/* Shared pieces of the commands (see common.h). */
+#include "common.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sys/stat.h>
+
+#include "options.h"
+#include "converters/formats.h"
+#include "lib/outfile.h"
+
+int vp_load_opt(int id, const char *arg, struct vp_load_opts *lo)
+{
+	switch (id) {
+	case OPT_LOAD_SYMFS: lo->symfs = arg; return 1;
+	case OPT_LOAD_KALLSYMS: lo->kallsyms = arg; return 1;
+	case OPT_LOAD_GKALLSYMS: lo->guest_kallsyms = arg; return 1;
+	case OPT_LOAD_GMODULES: lo->guest_modules = arg; return 1;
+	}
+	return 0;
+}
+
+int vp_write_atomic(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx, struct vp_error *err)
+{
+	struct vp_outfile o;
+	int r;
+
+	if ((r = vp_outfile_open(&o, path, err)) < 0)
+		return r;
+	if ((r = fn(o.fp, ctx)) < 0 || ferror(o.fp)) {
+		int e = r < 0 ? -r : EIO;
+		vp_outfile_abort(&o);
+		return vp_errorf(err, -e, "'%s': cannot write: %s", path, strerror(e));
+	}
+	return vp_outfile_commit(&o, err);
+}
+
+int vp_add_names(const char ***names, size_t *n, const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const char **v = realloc(*names, (*n + 2) * sizeof(*v));
+		if (!v) {
+			free(copy);
+			return -ENOMEM;
+		}
+		*names = v;
+		if (!(v[*n] = strdup(tok))) {
+			free(copy);
+			return -ENOMEM;
+		}
+		v[++*n] = NULL;
+	}
+	free(copy);
+	return 0;
+}
+
+void vp_free_names(const char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free((char *)names[i]);
+	free(names);
+}
+
+struct split_one {
+	const struct vp_profile *p;
+	const struct vp_out_opts *o;
+};
+
+static int write_one(FILE *f, void *ctx)
+{
+	struct split_one *s = ctx;
+	return vp_profile_write_csv(f, s->p, s->o);
+}
+
+int vp_split_csv(const char *cmd, const struct vp_profile *p, struct vp_out_opts *oo,
+		 const char *dir, const char *const *events)
+{
+	struct vp_error err = { 0 };
+
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return vp_cmd_failf(cmd, "'%s': cannot create directory: %s", dir, strerror(errno));
+	for (size_t e = 0; e < p->ntables; e++) {
+		const char *name = p->tables[e]->name;
+		char path[4096], file[256];
+		size_t k;
+		int want = !events;
+		for (size_t i = 0; events && events[i]; i++)
+			want |= !strcmp(events[i], name);
+		if (!want)
+			continue;
+		/* event names like sched:sched_switch or cpu/config=1/ make file names */
+		for (k = 0; name[k] && k + 1 < sizeof(file); k++)
+			file[k] = (name[k] == '/' || name[k] == ':' || name[k] == ' ') ? '_' : name[k];
+		file[k] = '\0';
+		if (!strcmp(file, ".") || !strcmp(file, ".."))
+			file[0] = '_';
+		snprintf(path, sizeof(path), "%s/%s.csv", dir, file);
+		oo->event = name;
+		struct split_one s = { p, oo };
+		if (vp_write_atomic(path, write_one, &s, &err) < 0)
+			return vp_cmd_fail(cmd, &err);
+		fprintf(stderr, "vmprof %s: wrote %s\n", cmd, path);
+	}
+	oo->event = NULL;
+	return 0;
+}

@@ -1,0 +1,41 @@
+/* What several commands share: the options that say how perf.data is read
+ * (symbol sources), atomic output files, and event lists. */
+#ifndef VP_CMD_COMMON_H
+#define VP_CMD_COMMON_H
+
+#include <stdio.h>
+
+#include "lib/error.h"
+#include "lib/report.h"
+
+/* Option ids 200-219 belong to these shared options. */
+enum {
+	OPT_LOAD_SYMFS = 200, OPT_LOAD_KALLSYMS, OPT_LOAD_GKALLSYMS, OPT_LOAD_GMODULES,
+};
+
+#define VP_LOAD_OPTIONS                                                                    \
+	{ "symfs", 0, "DIR", "look for binaries under DIR, as perf --symfs", OPT_LOAD_SYMFS }, \
+	{ "kallsyms", 0, "FILE", "host kernel symbols (default /proc/kallsyms)", OPT_LOAD_KALLSYMS }, \
+	{ "guest-kallsyms", 0, "FILE", "guest kernel symbols, for [g] samples", OPT_LOAD_GKALLSYMS }, \
+	{ "guest-modules", 0, "FILE", "guest /proc/modules, for guest module samples", OPT_LOAD_GMODULES }
+
+/* 1 when id was one of the shared load options (and lo now has it), else 0. */
+int vp_load_opt(int id, const char *arg, struct vp_load_opts *lo);
+
+/* Write a file atomically through fn; on failure nothing is left under path
+ * and err names the file. */
+int vp_write_atomic(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx, struct vp_error *err);
+
+struct vp_profile;
+struct vp_out_opts;
+/* One CSV per event of p (only those in events, NULL = all) as DIR/EVENT.csv,
+ * each atomically; prints what it wrote, or the error as "vmprof CMD: ...".
+ * Returns the exit status. Tables must be sorted. */
+int vp_split_csv(const char *cmd, const struct vp_profile *p, struct vp_out_opts *oo,
+		 const char *dir, const char *const *events);
+
+/* Append the names of a comma-separated list to a NULL-terminated array. */
+int vp_add_names(const char ***names, size_t *n, const char *list);
+void vp_free_names(const char **names, size_t n);
+
+#endif

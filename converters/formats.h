@@ -1,0 +1,68 @@
+/* Machine formats in and out of vmprof's tables and comparisons: CSV (libcsv,
+ * RFC 4180), XML (libxml2, schemas in schema/), the text of `perf report
+ * --stdio`, folded stacks; and detection of what a file holds. Writers return
+ * 0 or a negative errno (the caller names the file); readers fill err with
+ * "'FILE': line N: what is wrong". */
+#ifndef VP_FORMATS_H
+#define VP_FORMATS_H
+
+#include <stdio.h>
+
+#include "lib/compare.h"
+#include "lib/error.h"
+#include "lib/profile.h"
+#include "lib/report.h"
+
+struct vp_out_opts {
+	enum vp_value value;	/* share computed on (report) */
+	size_t top;		/* rows per event, 0 = all (tables must be sorted) */
+	int full_names;		/* keep C++ parameter lists in symbol cells */
+	int csv_safe;		/* prefix ' to cells starting with = + - @ (formula injection) */
+	const char *event;	/* write only this event; NULL = all */
+};
+
+void vp_out_opts_init(struct vp_out_opts *o);
+
+/* CSV header lines, fixed (design: output conventions). */
+#define VP_CSV_PROFILE_HEADER "event,symbol,dso,domain,samples,period,share"
+#define VP_CSV_CMP_HEADER                                                                   \
+	"event,symbol,dso,domain,host_samples,host_period,host_share,guest_samples,"      \
+	"guest_period,guest_share,ratio,delta"
+
+int vp_profile_write_csv(FILE *f, const struct vp_profile *p, const struct vp_out_opts *o);
+int vp_profile_write_xml(FILE *f, const struct vp_profile *p, const struct vp_out_opts *o);
+/* Comparisons: the rows each event shows (nrows); for a saved comparison cut
+ * nothing (vp_comparison_rank with top 0 first). */
+int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out_opts *o);
+int vp_cmp_write_xml(FILE *f, const struct vp_comparison *c, const struct vp_out_opts *o);
+/* Saved comparison XML: every row of the join, both sides' metadata. */
+int vp_cmp_save_xml(FILE *f, const struct vp_comparison *c);
+
+/* Readers over a whole file's bytes; path is for messages. */
+int vp_profile_read_csv(const char *path, const char *data, size_t len, struct vp_profile **out,
+			struct vp_error *err);
+int vp_profile_read_xml(const char *path, const char *data, size_t len, struct vp_profile **out,
+			struct vp_error *err);
+int vp_profile_read_perf_text(const char *path, const char *data, size_t len,
+			      struct vp_profile **out, struct vp_error *err);
+int vp_cmp_read_xml(const char *path, const char *data, size_t len, struct vp_comparison **out,
+		    struct vp_error *err);
+int vp_cmp_read_csv(const char *path, const char *data, size_t len, struct vp_comparison **out,
+		    struct vp_error *err);
+
+enum vp_input_kind {
+	VP_IN_UNKNOWN = 0, VP_IN_PERFDATA, VP_IN_CSV, VP_IN_XML, VP_IN_PERF_TEXT,
+	VP_IN_CMP_XML, VP_IN_CMP_CSV,
+};
+/* What the first bytes of a file say it is. */
+enum vp_input_kind vp_input_detect(const char *data, size_t len);
+/* A profile from any input a user has (perf.data, CSV, XML, perf report text). */
+int vp_load_profile(const char *path, const struct vp_load_opts *lo, struct vp_profile **out,
+		    struct vp_error *err);
+/* A saved comparison (XML or CSV). */
+int vp_load_comparison(const char *path, struct vp_comparison **out, struct vp_error *err);
+
+
+
+
+#endif
