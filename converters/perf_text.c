@@ -187,6 +187,9 @@ static int entry(struct text *x, const char *line, size_t n)
 	} else {
 		row.period = (uint64_t)llround(pct / 100.0 * (double)x->ev_count);
 	}
+	/* --children lists callers that have no samples of their own */
+	if (!row.samples && !row.period)
+		return 0;
 	if (x->c_dso >= 0) {
 		cell(x, line, n, (size_t)x->c_dso, &s, &len);
 		row.dso = vp_strpool_intern_n(x->p->pool, s, len);
@@ -274,11 +277,14 @@ int vp_profile_read_perf_text(const char *path, const char *data, size_t len,
 			const char *s;
 			size_t cl;
 			cell(&x, p, n, (size_t)x.c_overhead, &s, &cl);
-			if (cl && s[cl - 1] == '%' && isdigit((unsigned char)s[0]))
+			if (cl && s[cl - 1] == '%' && isdigit((unsigned char)s[0])) {
 				r = entry(&x, p, n);
-			else if (cl && !strchr("|-", s[0]) && !isspace((unsigned char)p[0]))
-				r = fail(&x, "not a perf report entry or callchain line");
-			/* else: a -g callchain line */
+			} else {
+				/* -g callchain lines leave the first column blank */
+				cell(&x, p, n, 0, &s, &cl);
+				if (cl)
+					r = fail(&x, "not a perf report entry or callchain line");
+			}
 		} else if (n) {
 			const char *s = p;
 			size_t cl = n;
