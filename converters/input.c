@@ -134,8 +134,8 @@ static int sniff(const char *path, char *buf, size_t cap, size_t *len, struct vp
 	return 0;
 }
 
-static const char *kind_hint = "not a perf.data file, a vmprof CSV or XML table, or the text of "
-			       "`perf report --stdio`";
+static const char *kind_hint = "unknown format: bad magic for a perf.data file (PERFILE2), and "
+			       "not a vmprof CSV or XML table or the text of `perf report --stdio`";
 
 int vp_load_profile(const char *path, const struct vp_load_opts *lo, struct vp_profile **out,
 		    struct vp_error *err)

@@ -25,7 +25,7 @@ done < "$WORK/cases"
 
 # A missing file and a directory are clear errors too.
 expect_status 1 "$VMPROF" report "$WORK/none.data"
-grep -q "'$WORK/none.data': No such file" "$WORK/err" || fail "missing file message"
+grep -q "'$WORK/none.data': .*No such file" "$WORK/err" || fail "missing file message"
 expect_status 1 "$VMPROF" report "$WORK"
 grep -q "is a directory" "$WORK/err" || fail "directory message"
 # Usage errors are status 2.
