@@ -120,10 +120,15 @@ static int slurp(const char *path, char **data, size_t *len, struct vp_error *er
 static int sniff(const char *path, char *buf, size_t cap, size_t *len, struct vp_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
 	ssize_t r;
 
 	if (fd < 0)
 		return vp_errorf(err, -errno, "'%s': cannot open: %s", path, strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return vp_errorf(err, -EISDIR, "'%s': is a directory", path);
+	}
 	do
 		r = read(fd, buf, cap);
 	while (r < 0 && errno == EINTR);
