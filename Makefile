@@ -86,10 +86,11 @@ check-unit: $(UNIT_BINS)
 
 check-unit-san: $(SAN_UNIT_BINS)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	    scripts/run-unit.sh $(SAN_UNIT_BINS)
+	    LSAN_OPTIONS=suppressions=$(abspath test/lsan.supp) scripts/run-unit.sh $(SAN_UNIT_BINS)
 
 check-integration: $(BUILD)/vmprof $(BUILD)/san/vmprof
 	@VMPROF=$(abspath $(BUILD)/vmprof) VMPROF_SAN=$(abspath $(BUILD)/san/vmprof) \
+	    LSAN_OPTIONS=suppressions=$(abspath test/lsan.supp) \
 	    BUILD=$(abspath $(BUILD)) scripts/run-integration.sh $(T)
 
 bench: deps all

@@ -5,5 +5,6 @@
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_chart(int argc, char **argv);
 
 #endif

@@ -17,6 +17,7 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ "report", cmd_report, "per-event tables from a perf.data file (ours or perf's)" },
 	{ "compare", cmd_compare, "join a host and a guest profile by symbol, top N per event" },
+	{ "chart", cmd_chart, "bar and circle charts of a comparison (SVG, PNG, PDF, EPS)" },
 	{ "convert", cmd_convert, "perf report text to CSV; split a CSV table per event" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
