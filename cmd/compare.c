@@ -1,6 +1,7 @@
 /* vmprof compare: join a host and a guest profile by symbol, per event, and
  * print the top rows; the full comparison is always saved for vmprof chart. */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +184,43 @@ static void print_event(const struct vp_comparison *c, const struct vp_cmp_event
 	printf("\n");
 }
 
+/* The two sides load at once: each is mostly one pass over its own file. */
+struct side_load {
+	const char *path;
+	const struct vp_load_opts *lo;
+	struct vp_profile *p;
+	struct vp_error err;
+	int rc;
+};
+
+static void *load_side(void *arg)
+{
+	struct side_load *s = arg;
+	s->rc = vp_load_profile(s->path, s->lo, &s->p, &s->err);
+	return NULL;
+}
+
+static int load_both(const char *host, const char *guest, const struct vp_load_opts *lo,
+		     struct vp_profile **out)
+{
+	struct side_load s[2] = { { host, lo, NULL, { 0 }, 0 }, { guest, lo, NULL, { 0 }, 0 } };
+	pthread_t t;
+	int threaded = strcmp(host, "-") && strcmp(guest, "-") &&
+		       pthread_create(&t, NULL, load_side, &s[1]) == 0;
+
+	load_side(&s[0]);
+	if (threaded)
+		pthread_join(t, NULL);
+	else
+		load_side(&s[1]);
+	for (int i = 0; i < 2; i++)
+		out[i] = s[i].p;
+	for (int i = 0; i < 2; i++)
+		if (s[i].rc < 0)
+			return vp_cmd_fail("compare", &s[i].err);
+	return 0;
+}
+
 static int save(FILE *f, void *ctx)
 {
 	return vp_cmp_save_xml(f, ctx);
@@ -213,11 +251,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	a.co.events = a.events;
 	a.lo.events = a.events;
-	for (int s = 0; s < 2; s++)
-		if (vp_load_profile(argv[i + s], &a.lo, &side[s], &err) < 0) {
-			vp_cmd_fail("compare", &err);
-			goto out;
-		}
+	if (load_both(argv[i], argv[i + 1], &a.lo, side) != 0)
+		goto out;
 	for (size_t e = 0; e < a.nevents; e++)
 		if (!vp_profile_find(side[0], a.events[e]) && !vp_profile_find(side[1], a.events[e])) {
 			vp_cmd_failf("compare", "no event '%s' in '%s' or '%s'", a.events[e], argv[i],
