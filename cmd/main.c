@@ -15,9 +15,11 @@ struct cmd {
 };
 
 static const struct cmd commands[] = {
+	{ "record", cmd_record, "record samples into a perf.data file (perf reads it too)" },
 	{ "report", cmd_report, "per-event tables from a perf.data file (ours or perf's)" },
 	{ "compare", cmd_compare, "join a host and a guest profile by symbol, top N per event" },
 	{ "chart", cmd_chart, "bar and circle charts of a comparison (SVG, PNG, PDF, EPS)" },
+	{ "list", cmd_list, "the events this machine can open" },
 	{ "convert", cmd_convert, "perf report text to CSV; split a CSV table per event" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

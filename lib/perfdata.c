@@ -644,6 +644,47 @@ void vp_perfdata_sample_time(const struct vp_perfdata *pd, uint64_t *first, uint
 	}
 }
 
+/* vmprof's own section: "key=value" lines; unknown keys are skipped, so
+ * newer recorders stay readable. Values are bounded by the section. */
+static void vmprof_meta(const struct vp_perfdata *pd, struct vp_profile_meta *m, struct vp_strpool *pool)
+{
+	const char *p, *end;
+
+	if (!vp_perfdata_has_feature(pd, VP_FEAT_VMPROF_META))
+		return;
+	p = (const char *)pd->feat[VP_FEAT_VMPROF_META].data;
+	end = p + pd->feat[VP_FEAT_VMPROF_META].size;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *eq;
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char key[32], val[1024];
+		if ((eq = memchr(p, '=', n)) && (size_t)(eq - p) < sizeof(key)) {
+			size_t vn = n - (size_t)(eq - p) - 1;
+			snprintf(key, sizeof(key), "%.*s", (int)(eq - p), p);
+			snprintf(val, sizeof(val), "%.*s", (int)(vn < sizeof(val) ? vn : sizeof(val) - 1), eq + 1);
+			val[strcspn(val, "\0")] = '\0';
+			char *e;
+			double d = strtod(val, &e);
+			int num = *val && !*e && d >= 0;
+			if (!strcmp(key, "vmprof-version"))
+				m->vmprof_version = vp_strpool_intern(pool, val);
+			else if (!strcmp(key, "label"))
+				m->label = vp_strpool_intern(pool, val);
+			else if (!strcmp(key, "hypervisor"))
+				m->hypervisor = vp_strpool_intern(pool, val);
+			else if (!strcmp(key, "start-time") && num)
+				m->start_time = (int64_t)d;
+			else if (!strcmp(key, "duration") && num)
+				m->duration = d;
+			else if (!strcmp(key, "steal-time") && num)
+				m->steal_time = d;
+			else if (!strcmp(key, "cpu-time") && num)
+				m->cpu_time = d;
+		}
+		p += n + 1;
+	}
+}
+
 void vp_perfdata_meta(const struct vp_perfdata *pd, struct vp_profile_meta *m,
 		      struct vp_strpool *pool)
 {
@@ -685,4 +726,5 @@ void vp_perfdata_meta(const struct vp_perfdata *pd, struct vp_profile_meta *m,
 	if (last > first)
 		m->duration = (double)(last - first) / 1e9;
 	m->lost_samples = pd->stats.lost_samples;
+	vmprof_meta(pd, m, pool);
 }

@@ -1,0 +1,154 @@
+/* vmprof record: profile a command, processes or the whole system into a
+ * perf.data file that both vmprof and perf read. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "commands.h"
+#include "options.h"
+#include "lib/record.h"
+
+enum {
+	OPT_HOST = 256, OPT_GUEST, OPT_LABEL, OPT_GKALLSYMS, OPT_GMODULES, OPT_MMAP_PAGES,
+};
+
+static const char *const usage[] = { "[options] -- COMMAND [ARGS...]", "[options] -p PID[,PID...]",
+				     "[options] -a [-d SECONDS]", NULL };
+
+static const struct vp_opt opts[] = {
+	{ "output", 'o', "FILE", "write here (default perf.data; an existing file is kept as FILE.old)", 'o' },
+	{ "event", 'e', "EVENTS", "events in perf's syntax, comma separated (default cycles, "
+	  "else cpu-clock)", 'e' },
+	{ "freq", 'F', "HZ", "samples per second per CPU (default 4000)", 'F' },
+	{ "count", 'c', "PERIOD", "a sample every PERIOD events instead of a frequency", 'c' },
+	{ "call-graph", 'g', NULL, "record frame-pointer callchains", 'g' },
+	{ "all-cpus", 'a', NULL, "the whole system", 'a' },
+	{ "cpu", 'C', "CPUS", "only these CPUs, e.g. 0-3,6", 'C' },
+	{ "pid", 'p', "PIDS", "processes already running (all their threads)", 'p' },
+	{ "duration", 'd', "SECONDS", "stop after this long", 'd' },
+	{ "host", 0, NULL, "host execution only (exclude_guest)", OPT_HOST },
+	{ "guest", 0, NULL, "guest execution only, on a KVM host (exclude_host)", OPT_GUEST },
+	{ "label", 0, "NAME", "side label stored in the file (e.g. host, guest)", OPT_LABEL },
+	{ "guest-kallsyms", 0, "FILE", "the guest's kallsyms, noted in the file for reports", OPT_GKALLSYMS },
+	{ "guest-modules", 0, "FILE", "the guest's /proc/modules, noted in the file", OPT_GMODULES },
+	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two (default 128)", OPT_MMAP_PAGES },
+	VP_OPT_END,
+};
+
+static const struct vp_cmd_info info = {
+	"record", usage,
+	"Record samples with perf_event_open into a perf.data file that perf report and\n"
+	"perf script read as well as vmprof. With a command, it is run and followed with\n"
+	"its threads and children, and vmprof exits with its status. Metadata for the\n"
+	"comparison is stored in the file: host name, kernel release, the hypervisor\n"
+	"this machine runs under, steal time over the recording and the command's CPU time.",
+	opts, 1,
+};
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	vp_record_stop();
+}
+
+static int on_opt(int id, const char *arg, void *ctx)
+{
+	struct vp_record_opts *o = ctx;
+	unsigned long long n;
+	double d;
+
+	switch (id) {
+	case 'o': o->output = arg; break;
+	case 'e': o->events = arg; break;
+	case 'F':
+		if (vp_parse_u64(arg, &n) < 0 || n == 0 || n > 1000000)
+			return vp_usage_error(&info, "-F wants 1 to 1000000, not '%s'", arg);
+		o->freq = (unsigned)n;
+		break;
+	case 'c':
+		if (vp_parse_u64(arg, &n) < 0 || n == 0)
+			return vp_usage_error(&info, "-c wants a positive count, not '%s'", arg);
+		o->period = n;
+		break;
+	case 'g': o->callchain = 1; break;
+	case 'a': o->system_wide = 1; break;
+	case 'C': o->cpus = arg; break;
+	case 'p': o->pids = arg; break;
+	case 'd':
+		if (vp_parse_double(arg, &d) < 0 || d <= 0)
+			return vp_usage_error(&info, "-d wants seconds, not '%s'", arg);
+		o->duration = d;
+		break;
+	case OPT_HOST: o->host_only = 1; break;
+	case OPT_GUEST: o->guest_only = 1; break;
+	case OPT_LABEL: o->label = arg; break;
+	case OPT_GKALLSYMS: o->guest_kallsyms = arg; break;
+	case OPT_GMODULES: o->guest_modules = arg; break;
+	case OPT_MMAP_PAGES:
+		if (vp_parse_u64(arg, &n) < 0 || n == 0 || (n & (n - 1)) || n > 65536)
+			return vp_usage_error(&info, "-m wants a power of two up to 65536, not '%s'", arg);
+		o->mmap_pages = n;
+		break;
+	}
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct vp_record_opts o = { .output = "perf.data", .freq = 4000 };
+	struct vp_record_result res;
+	struct vp_error err = { 0 };
+	struct sigaction sa = { 0 };
+	int i;
+
+	i = vp_opts_parse(&info, argc, argv, on_opt, &o);
+	if (i == VP_OPTS_HELP)
+		return 0;
+	if (i < 0)
+		return 2;
+	if (o.host_only && o.guest_only)
+		return vp_usage_error(&info, "--host and --guest exclude each other"), 2;
+	int targets = (i < argc) + !!o.pids + o.system_wide;
+	if (targets == 0)
+		return vp_usage_error(&info, "what to record? give a command after --, -p PID or -a"), 2;
+	if (targets > 1 && !(o.system_wide && i < argc))
+		return vp_usage_error(&info, "give one of: a command, -p, -a"), 2;
+	if (i < argc && !o.system_wide)
+		o.argv = argv + i;
+	else if (i < argc) {	/* -a -- cmd: the whole system while the command runs */
+		o.argv = argv + i;
+	}
+	/* the file's command line, as the user typed it */
+	char **all = calloc((size_t)argc + 2, sizeof(*all));
+	if (!all)
+		return vp_cmd_failf("record", "out of memory");
+	all[0] = "vmprof";
+	memcpy(all + 1, argv, (size_t)argc * sizeof(*all));
+	o.argc_all = argc + 1;
+	o.argv_all = all;
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	int rc = vp_record(&o, &res, &err);
+	free(all);
+	if (rc < 0)
+		return vp_cmd_fail("record", &err);
+	if (res.fell_back)
+		fprintf(stderr, "vmprof record: cycles is not available (no hardware PMU is visible to this "
+			"machine); recorded cpu-clock instead\n");
+	fprintf(stderr, "vmprof record: wrote %s: %llu samples, %.1f MB in %.2f s%s\n", o.output,
+		(unsigned long long)res.samples, (double)res.bytes / 1048576.0, res.seconds, "");
+	if (res.lost)
+		fprintf(stderr, "vmprof record: lost %llu samples (the ring buffers overflowed: try a "
+			"larger -m or a lower -F)\n", (unsigned long long)res.lost);
+	if (res.ran_command) {
+		if (WIFEXITED(res.status))
+			return WEXITSTATUS(res.status);
+		if (WIFSIGNALED(res.status))
+			return 128 + WTERMSIG(res.status);
+	}
+	return 0;
+}

@@ -1,0 +1,30 @@
+/* Event specs in perf's syntax ("cycles:u,page-faults", "dTLB-load-misses",
+ * "r1a2", "sched:sched_switch") turned into perf_event_attr. */
+#ifndef VP_EVENTS_H
+#define VP_EVENTS_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "perf_format.h"
+
+struct vp_event_spec {
+	struct perf_event_attr attr;	/* type, config and exclude bits; sampling set later */
+	char name[160];			/* as written, perf's name for it */
+	int needs_pmu;			/* hardware, cache or raw: needs a hardware PMU */
+	int tracepoint;
+	char tp_system[64], tp_event[96];
+};
+
+/* Parse a comma-separated list; *out is malloc'ed. Unknown names, unknown
+ * tracepoints and bad modifiers are errors naming the event. */
+int vp_events_parse(const char *spec, struct vp_event_spec **out, size_t *n, struct vp_error *err);
+
+/* The tracefs directory (mounted at /sys/kernel/tracing when missing), or NULL. */
+const char *vp_tracefs(void);
+
+/* Names this machine knows for `vmprof list`: calls fn for each symbolic
+ * hardware, software and cache event name. */
+void vp_events_each_name(void (*fn)(const char *name, const char *kind, void *ctx), void *ctx);
+
+#endif

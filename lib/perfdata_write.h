@@ -1,0 +1,49 @@
+/* A perf.data (PERFILE2) writer that perf 6.1 reads: header and attrs first
+ * (data size 0, so a killed recording is recoverable), records appended,
+ * feature sections and the final header at the end. */
+#ifndef VP_PERFDATA_WRITE_H
+#define VP_PERFDATA_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "perf_format.h"
+
+struct vp_pdw_event {
+	struct perf_event_attr attr;
+	const char *name;
+	const uint64_t *ids;
+	size_t nids;
+};
+
+struct vp_pdw_features {
+	const char *hostname, *osrelease, *version, *arch;
+	uint32_t nr_cpus_avail, nr_cpus_online;
+	int argc;
+	char *const *argv;		/* the command line perf shows as "cmdline" */
+	const char *vmprof_meta;	/* key=value lines (VP_FEAT_VMPROF_META), or NULL */
+	const void *tracing_data;	/* HEADER_TRACING_DATA blob, needed with tracepoints */
+	size_t tracing_size;
+};
+
+struct vp_pdw;
+
+int vp_pdw_open(const char *path, const struct vp_pdw_event *ev, size_t nev, struct vp_pdw **out,
+		struct vp_error *err);
+/* Append whole records as read from the kernel or synthesized. */
+int vp_pdw_write(struct vp_pdw *w, const void *rec, size_t len);
+/* Bytes of the sample_id_all trailer every non-sample record needs. */
+size_t vp_pdw_trailer_size(const struct vp_pdw *w);
+uint64_t vp_pdw_data_size(const struct vp_pdw *w);
+int vp_pdw_finish(struct vp_pdw *w, const struct vp_pdw_features *f, struct vp_error *err);
+/* Close without finishing (the file stays as written so far). */
+void vp_pdw_close(struct vp_pdw *w);
+
+/* Synthesized records (time 0, trailer zeroed, as perf writes them). */
+int vp_pdw_comm(struct vp_pdw *w, uint32_t pid, uint32_t tid, const char *comm);
+int vp_pdw_mmap2(struct vp_pdw *w, uint16_t misc, uint32_t pid, uint32_t tid, uint64_t start,
+		 uint64_t len, uint64_t pgoff, uint32_t prot, uint32_t flags, const char *filename);
+int vp_pdw_finished_round(struct vp_pdw *w);
+
+#endif
