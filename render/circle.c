@@ -19,9 +19,17 @@ static size_t slices_of(const struct vp_cmp_event *e)
 	return e->nrows < VP_SLICE_COLOURS ? e->nrows : VP_SLICE_COLOURS;
 }
 
-static double legend_height(const struct vp_cmp_event *e)
+/* Two legend columns when names still get 150 units in each, else one. */
+static size_t legend_columns(double w)
 {
-	return LEGEND_LINE * (double)((slices_of(e) + 2) / 2) + 24;	/* "other" and a head line */
+	return (w - 32) / 2 - 16 - 100 >= 150 ? 2 : 1;
+}
+
+static double legend_height(const struct vp_cmp_event *e, double w)
+{
+	size_t cols = legend_columns(w);
+	/* the named slices and "other", plus a head line */
+	return LEGEND_LINE * (double)((slices_of(e) + 1 + cols - 1) / cols) + 24;
 }
 
 static double radius(double w)
@@ -33,8 +41,8 @@ static double radius(double w)
 double vp_circle_height(const struct vp_cmp_event *e, const struct vp_chart_opts *o)
 {
 	double w = o->width > 0 ? o->width : 1000;
-	double need = 100 + 40 + 2 * 40 + 40 + legend_height(e);
-	double want = o->height > 0 ? o->height : 100 + 40 + 2 * radius(w) + 40 + legend_height(e);
+	double need = 100 + 40 + 2 * 40 + 40 + legend_height(e, w);
+	double want = o->height > 0 ? o->height : 100 + 40 + 2 * radius(w) + 40 + legend_height(e, w);
 	return want < need ? need : want;
 }
 
@@ -105,14 +113,17 @@ static void donut(struct canvas *c, const struct vp_comparison *cmp, const struc
 		}
 		a = a1;
 	}
-	/* the run's total in the centre */
-	vp_font(cr, 13, 1);
+	/* the run's total in the centre, and what it counts when the hole has room */
+	double hole = 2 * R * 0.55 - 8, size = 13;
 	vp_set_rgb(cr, &vp_ink_rgb);
 	vp_format_count(total, buf, sizeof(buf));
-	vp_text(c, buf, cx, cy - 1, 0.5);
+	for (vp_font(cr, size, 1); size > 7 && vp_text_width(cr, buf) > hole; vp_font(cr, size, 1))
+		size -= 1;
+	vp_text(c, buf, cx, cy + (hole >= 70 ? -1 : 4), 0.5);
 	vp_font(cr, 10, 0);
 	snprintf(buf, sizeof(buf), "%s in all", what);
-	vp_text(c, buf, cx, cy + 14, 0.5);
+	if (hole >= 70 && vp_text_width(cr, buf) <= hole)
+		vp_text(c, buf, cx, cy + 14, 0.5);
 }
 
 int vp_draw_circle(struct canvas *c, const struct vp_comparison *cmp, const struct vp_cmp_event *e,
@@ -121,7 +132,7 @@ int vp_draw_circle(struct canvas *c, const struct vp_comparison *cmp, const stru
 	cairo_t *cr = c->cr;
 	double y = vp_draw_heading(c, cmp, e, o);
 	size_t k = slices_of(e);
-	double R = fmin(radius(c->w), (c->h - y - legend_height(e) - 80) / 2);
+	double R = fmin(radius(c->w), (c->h - y - legend_height(e, c->w) - 80) / 2);
 	char buf[VP_LABEL_MAX + 64], sh[2][16];
 
 	if (R < 40)
@@ -136,8 +147,8 @@ int vp_draw_circle(struct canvas *c, const struct vp_comparison *cmp, const stru
 	}
 
 	/* Legend, two columns filled top to bottom: colour, name, both shares. */
-	double ly = cy + R + 40, col_w = (c->w - 32) / 2;
-	size_t per_col = (k + 2) / 2;
+	size_t cols = legend_columns(c->w), per_col = (k + 1 + cols - 1) / cols;
+	double ly = cy + R + 40, col_w = (c->w - 32) / (double)cols;
 	vp_font(cr, 10, 0);
 	double share_w = vp_text_width(cr, "100.0% / 100.0%") + 12;
 	snprintf(buf, sizeof(buf), "share of each run's %s: %s / %s", vp_value_name(cmp), cmp->label[0],
@@ -166,9 +177,13 @@ int vp_draw_circle(struct canvas *c, const struct vp_comparison *cmp, const stru
 			else
 				snprintf(sh[s], sizeof(sh[s]), "\u2013");
 		}
-		if (i == k)
-			snprintf(buf, sizeof(buf), "other (%zu functions)",
-				 e->total_rows > k ? e->total_rows - k : 0);
+		if (i == k && e->total_rows > k) {
+			char other[64];
+			snprintf(other, sizeof(other), "other (%zu functions)", e->total_rows - k);
+			vp_fit(cr, other, col_w - 16 - share_w, buf, sizeof(buf));
+		} else if (i == k) {
+			snprintf(buf, sizeof(buf), "other");
+		}
 		vp_set_rgb(cr, i == k ? &vp_other_rgb : vp_slice_rgb(i));
 		cairo_rectangle(cr, lx, yy - 9, 10, 10);
 		cairo_fill(cr);

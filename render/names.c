@@ -195,21 +195,75 @@ static const char *row_name(const struct vp_cmp_row *r)
 	return r->symbol ? r->symbol : r->dso ? vp_dso_short_name(r->dso) : "[unknown]";
 }
 
-/* level 0: the rules; 1: middle cut only; 2: with the dso; 3: with the row number. */
-static void make_label(cairo_t *cr, const struct vp_cmp_row *r, size_t i, int level, double width,
-		       char *out)
+/* Show the part of s around byte p (where it differs from a name it was
+ * confused with) between its start and its end: "head…window…tail". */
+static void cut_around(cairo_t *cr, const char *s, size_t p, double width, char *out, size_t size)
+{
+	size_t n = strlen(s);
+	char *buf = malloc(n + 16);
+
+	if (!buf) {
+		snprintf(out, size, "%s", s);
+		return;
+	}
+	snprintf(buf, n + 16, "%s", s);
+	for (size_t keep = n; keep > 3 && !fits(cr, buf, width, size); keep--) {
+		size_t head = keep / 5, tail = 2 * keep / 5, win = keep - head - tail;
+		size_t ws = p > win / 3 ? p - win / 3 : 0, we;
+		if (ws < head)
+			ws = head;
+		we = ws + win;
+		if (we > n - tail) {
+			we = n - tail;
+			ws = we > win ? we - win : 0;
+			if (ws < head)
+				ws = head;
+		}
+		head = back_to_char(s, head);
+		ws = fwd_to_char(s, ws);
+		we = back_to_char(s, we);
+		size_t ts = fwd_to_char(s, n - tail);
+		if (we < ws)
+			we = ws;
+		if (ts < we)
+			ts = we;
+		snprintf(buf, n + 16, "%.*s%s%.*s%s%s", (int)head, s, ws > head ? ELLIPSIS : "",
+			 (int)(we - ws), s + ws, ts > we ? ELLIPSIS : "", s + ts);
+	}
+	snprintf(out, size, "%s", buf);
+	free(buf);
+}
+
+/* level 0: the rules; 1: the part that tells it from its look-alikes (at
+ * byte diff of the name, with parameters when only they differ); 2: with the
+ * dso when that differs; 3: with the row number too (names that differ in
+ * several places one window cannot show). */
+static void make_label(cairo_t *cr, const struct vp_cmp_row *r, size_t i, int level, size_t diff,
+		       int with_dso, double width, char *out)
 {
 	char prefix[8], suffix[300] = "", name[VP_LABEL_MAX];
+	const char *sym = row_name(r);
 	double room;
 
 	snprintf(prefix, sizeof(prefix), "[%c] ", r->domain ? r->domain : '.');
-	if (level >= 2 && r->dso && r->symbol)
+	if (level >= 2 && with_dso && r->dso && r->symbol)
 		snprintf(suffix, sizeof(suffix), " (%.200s)", vp_dso_short_name(r->dso));
 	if (level >= 3)
 		snprintf(suffix + strlen(suffix), sizeof(suffix) - strlen(suffix), " #%zu", i + 1);
 	room = width - vp_text_width(cr, prefix) - vp_text_width(cr, suffix);
-	shorten(cr, row_name(r), 0, room > 20 ? room : 20, name, sizeof(name) - 40 - strlen(suffix),
-		level >= 1);
+	if (room < 20)
+		room = 20;
+	if (level == 0) {
+		shorten(cr, sym, 0, room, name, sizeof(name) - 40 - strlen(suffix), 0);
+	} else {
+		size_t n = vp_symbol_display_len(sym);
+		char *t = strndup(sym, diff < n ? n : strlen(sym));
+		if (!t)
+			snprintf(name, sizeof(name), "?");
+		else
+			cut_around(cr, t, diff, room, name, sizeof(name) - 40 - strlen(suffix));
+		free(t);
+	}
 	size_t a = strlen(prefix), b = strlen(name), c = strlen(suffix);
 	if (a + b + c >= VP_LABEL_MAX)	/* cannot happen: name was cut to leave room */
 		b = VP_LABEL_MAX - 1 - a - c;
@@ -219,35 +273,65 @@ static void make_label(cairo_t *cr, const struct vp_cmp_row *r, size_t i, int le
 	out[a + b + c] = '\0';
 }
 
+static size_t first_diff(const char *a, const char *b)
+{
+	size_t i = 0;
+
+	while (a[i] && a[i] == b[i])
+		i++;
+	return i;
+}
+
 char (*vp_row_labels(cairo_t *cr, const struct vp_cmp_row *rows, size_t n, double width))[VP_LABEL_MAX]
 {
-	char (*lab)[VP_LABEL_MAX] = calloc(n ? n : 1, sizeof(*lab));
-	int *level = calloc(n ? n : 1, sizeof(*level)), *bump = calloc(n ? n : 1, sizeof(*bump));
+	size_t m = n ? n : 1;
+	char (*lab)[VP_LABEL_MAX] = calloc(m, sizeof(*lab));
+	int *level = calloc(m, sizeof(*level)), *bump = calloc(m, sizeof(*bump));
+	int *dso_differs = calloc(m, sizeof(*dso_differs));
+	size_t *diff = calloc(m, sizeof(*diff));
 
-	if (!lab || !level || !bump) {
+	if (!lab || !level || !bump || !dso_differs || !diff) {
 		free(lab);
 		lab = NULL;
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
-		make_label(cr, &rows[i], i, 0, width, lab[i]);
+		make_label(cr, &rows[i], i, 0, 0, 0, width, lab[i]);
 	/* Rows are distinct keys, so equal labels hide a difference: show more of
 	 * the names that collide until none do (level 3 cannot collide). */
 	for (int pass = 0; pass < 4; pass++) {
 		int again = 0;
 		memset(bump, 0, n * sizeof(*bump));
 		for (size_t i = 0; i < n; i++)
-			for (size_t j = i + 1; j < n; j++)
-				if (!strcmp(lab[i], lab[j]))
-					bump[i] = bump[j] = again = 1;
+			for (size_t j = i + 1; j < n; j++) {
+				if (strcmp(lab[i], lab[j]))
+					continue;
+				size_t d = first_diff(row_name(&rows[i]), row_name(&rows[j]));
+				int dd = (rows[i].dso && rows[j].dso) ? strcmp(rows[i].dso, rows[j].dso) != 0
+								      : rows[i].dso != rows[j].dso;
+				for (int k = 0; k < 2; k++) {
+					size_t x = k ? j : i;
+					if (!bump[x] || d < diff[x])
+						diff[x] = d;
+					bump[x] = 1;
+					dso_differs[x] |= dd;
+				}
+				again = 1;
+			}
 		if (!again)
 			break;
-		for (size_t i = 0; i < n; i++)
-			if (bump[i] && level[i] < 3)
-				make_label(cr, &rows[i], i, ++level[i], width, lab[i]);
+		for (size_t i = 0; i < n; i++) {
+			if (!bump[i] || level[i] >= 3)
+				continue;
+			if (++level[i] == 2 && !dso_differs[i])
+				level[i] = 3;	/* the dso would not tell them apart */
+			make_label(cr, &rows[i], i, level[i], diff[i], dso_differs[i], width, lab[i]);
+		}
 	}
 out:
 	free(level);
 	free(bump);
+	free(dso_differs);
+	free(diff);
 	return lab;
 }
