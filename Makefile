@@ -33,10 +33,29 @@ SAN_CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/san/test/%)
 
 .PHONY: all deps check check-unit check-unit-san check-integration check-vm \
-        bench demo fuzz install clean distclean
+        bench demo fuzz install clean distclean workloads
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/vmprof
+
+# Example workloads (examples/workloads/*.c), each one program.
+WORKLOADS = $(patsubst examples/workloads/%.c,$(BUILD)/examples/%,$(wildcard examples/workloads/*.c))
+workloads: $(WORKLOADS)
+$(BUILD)/examples/%: examples/workloads/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -pthread -o $@ $<
+
+demo:
+	@scripts/deps.sh
+	@$(MAKE) --no-print-directory all workloads
+	@scripts/demo.sh $(abspath demo-out)
+
+# The real host-vs-guest run as a test (make check runs it too).
+check-vm:
+	@scripts/deps.sh
+	@$(MAKE) --no-print-directory all workloads
+	@VMPROF=$(abspath $(BUILD)/vmprof) VMPROF_SAN=$(abspath $(BUILD)/vmprof) BUILD=$(abspath $(BUILD)) \
+	    scripts/run-integration.sh vm_host_guest
 
 $(BUILD)/vmprof: $(CMD_OBJS) $(BUILD)/libvmprof.a
 	$(CC) $(CFLAGS) -o $@ $(CMD_OBJS) $(BUILD)/libvmprof.a $(LDLIBS)
@@ -78,7 +97,7 @@ deps:
 # runs the unit tests, the unit tests again under ASan+UBSan, then the
 # integration tests against the real perf.
 check: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/san/vmprof $(UNIT_BINS) $(SAN_UNIT_BINS)
+	@$(MAKE) --no-print-directory all workloads $(BUILD)/san/vmprof $(UNIT_BINS) $(SAN_UNIT_BINS)
 	@$(MAKE) --no-print-directory check-unit check-unit-san check-integration
 
 check-unit: $(UNIT_BINS)
