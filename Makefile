@@ -24,6 +24,8 @@ LIB_SRCS  = $(sort $(wildcard lib/*.c converters/*.c render/*.c))
 CMD_SRCS  = $(sort $(wildcard cmd/*.c))
 UNIT_SRCS = $(sort $(wildcard test/unit/test_*.c))
 UNIT_HELP = $(filter-out $(UNIT_SRCS),$(sort $(wildcard test/unit/*.c)))
+EXAMPLE_SRCS = $(sort $(wildcard examples/workloads/*.c))
+EXAMPLE_BINS = $(EXAMPLE_SRCS:examples/workloads/%.c=$(BUILD)/examples/%)
 
 LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/%.o)
 CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/%.o)
@@ -33,7 +35,7 @@ SAN_CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/san/test/%)
 
 .PHONY: all deps check check-unit check-unit-san check-integration check-vm \
-        bench demo fuzz install clean distclean
+        bench demo examples fuzz install clean distclean
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/vmprof
@@ -73,6 +75,15 @@ $(BUILD)/san/test/%: test/unit/%.c $(UNIT_HELP) $(BUILD)/san/libvmprof.a
 
 deps:
 	@scripts/deps.sh
+
+# The example workloads (examples/workloads): built with frame pointers and
+# symbols so their functions show by name on host and guest.
+examples: $(EXAMPLE_BINS)
+
+$(BUILD)/examples/%: examples/workloads/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -pthread $(WARN) -o $@ $<
 
 # `make check` is the one test command: it installs what is missing, builds,
 # runs the unit tests, the unit tests again under ASan+UBSan, then the
