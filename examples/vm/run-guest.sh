@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Boot the demo guest under QEMU, follow its console, and bring its files out.
+# Usage: run-guest.sh [--kvm] [--timeout SECONDS] [--smp N] KERNEL INITRD OUTDIR [KEY=VALUE...]
+# KEY=VALUE words go on the kernel command line (the guest's init sees them
+# as environment variables, e.g. VP_MATMUL_N=200). The guest sends a gzip'ed
+# tar over its second serial port in base64 between VMPROF-BEGIN SIZE SHA256
+# and VMPROF-END; this script checks the size and checksum, unpacks the tar
+# into OUTDIR and checks every file against the guest's sha256 MANIFEST.
+# TCG is the default: it needs nothing from the host. --kvm uses KVM when
+# /dev/kvm is usable, else says so and stays on TCG.
+set -euo pipefail
+accel=tcg timeout=300 smp=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kvm) accel=kvm; shift ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--) shift; break ;;
+	-*) echo "usage: run-guest.sh [--kvm] [--timeout S] [--smp N] KERNEL INITRD OUTDIR [KEY=VALUE...]" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 3 ] || { echo "usage: run-guest.sh [--kvm] [--timeout S] [--smp N] KERNEL INITRD OUTDIR [KEY=VALUE...]" >&2; exit 2; }
+kernel=$1 initrd=$2 out=$3
+shift 3
+say() { echo "vm: $*" >&2; }
+die() { echo "vm: $*" >&2; exit 1; }
+
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
+[ -s "$kernel" ] || die "no kernel at $kernel"
+[ -s "$initrd" ] || die "no initramfs at $initrd"
+
+if [ "$accel" = kvm ]; then
+	# /dev/kvm can exist and open yet not run a guest (nested setups): ask
+	# QEMU to bring the accelerator up before trusting it.
+	if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+		say "--kvm: /dev/kvm is not usable here; using TCG"
+		accel=tcg
+	elif ! echo quit | timeout 20 qemu-system-x86_64 -accel kvm -machine q35 -display none \
+		-nodefaults -monitor stdio >/dev/null 2>&1; then
+		say "--kvm: QEMU cannot start KVM here; using TCG"
+		accel=tcg
+	fi
+fi
+
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+run=$(mktemp -d "$out/.run.XXXXXX")
+trap 'rm -rf "$run"' EXIT
+console=$out/console.log
+: > "$console"
+
+# Unknown key=value words on the command line reach init's environment.
+append="console=ttyS0 quiet loglevel=3 panic=-1 $*"
+start=$(date +%s)
+say "booting $(basename "$kernel") with $accel ($smp cpu, timeout ${timeout}s); console log: $console"
+set +e
+# -no-reboot turns a guest panic or reboot into QEMU exiting; timeout
+# bounds a guest that hangs; the console is read line by line as it comes.
+timeout -k 10 "$timeout" qemu-system-x86_64 -accel "$accel" -m 1G -smp "$smp" \
+	-display none -nodefaults -no-reboot -no-user-config \
+	-chardev stdio,id=con,signal=off -serial chardev:con \
+	-serial "file:$run/ttyS1" \
+	-kernel "$kernel" -initrd "$initrd" -append "$append" </dev/null 2>"$run/qemu.err" |
+while IFS= read -r line; do
+	line=${line%$'\r'}
+	printf '%s\n' "$line" >> "$console"
+	case $line in
+	"vmprof-guest: "*|"record-all: "*)
+		printf 'vm: [%3ss] guest: %s\n' "$(( $(date +%s) - start ))" "${line#*: }" >&2 ;;
+	esac
+done
+status=${PIPESTATUS[0]}
+set -e
+secs=$(( $(date +%s) - start ))
+if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+	tail -n 20 "$console" >&2
+	die "the guest did not power off within ${timeout}s (killed); console log: $console"
+fi
+[ "$status" -eq 0 ] || { cat "$run/qemu.err" >&2; die "qemu exited with status $status"; }
+grep -q '^vmprof-guest: FAILED' "$console" && die "the guest failed: $(grep -m1 '^vmprof-guest: FAILED' "$console" | sed 's/^vmprof-guest: FAILED: //')"
+done_line=$(grep -m1 '^vmprof-guest: done ' "$console" || true)
+[ -n "$done_line" ] || { tail -n 20 "$console" >&2; die "the guest powered off without finishing (no 'done' line); console log: $console"; }
+read -r _ _ csize csum <<<"$done_line"
+
+# The data port: header, base64 body, trailer.
+[ -s "$run/ttyS1" ] || die "nothing arrived on the data port (ttyS1)"
+tr -d '\r' < "$run/ttyS1" > "$run/data"
+read -r tag size sum < "$run/data" || true
+[ "$tag" = VMPROF-BEGIN ] || die "the data port does not start with VMPROF-BEGIN"
+[ "$size" = "$csize" ] && [ "$sum" = "$csum" ] || die "the data port header ($size $sum) differs from the console's ($csize $csum)"
+grep -qx VMPROF-END "$run/data" || die "the data port stream is cut short (no VMPROF-END)"
+sed -n '2,/^VMPROF-END$/p' "$run/data" | sed '$d' | base64 -d > "$run/out.tgz" ||
+	die "the data port's base64 does not decode"
+got_size=$(stat -c %s "$run/out.tgz")
+got_sum=$(sha256sum "$run/out.tgz" | cut -d' ' -f1)
+[ "$got_size" = "$size" ] || die "received $got_size bytes, the guest sent $size"
+[ "$got_sum" = "$sum" ] || die "checksum mismatch: received $got_sum, the guest sent $sum"
+mkdir -p "$run/files"
+tar -C "$run/files" -xzf "$run/out.tgz" || die "the guest's tar does not unpack"
+( cd "$run/files" && sha256sum -c --quiet MANIFEST ) >&2 || die "files differ from the guest's MANIFEST"
+# Only now, with everything checked, do the files take their final place.
+for f in "$run"/files/*; do mv -f "$f" "$out/"; done
+say "guest finished in ${secs}s; $(wc -l < "$out/MANIFEST") files checked against its sha256 manifest, in $out"
