@@ -104,6 +104,15 @@ check-integration: $(BUILD)/vmprof $(BUILD)/san/vmprof
 	    LSAN_OPTIONS=suppressions=$(abspath test/lsan.supp) \
 	    BUILD=$(abspath $(BUILD)) scripts/run-integration.sh $(T)
 
+# The host-vs-guest demo (examples/demo.sh): QEMU, busybox and cpio on top
+# of the build's packages; the guest kernel comes from apt (apt-get download).
+DEMO_PKGS = qemu-system-x86 busybox-static cpio
+
+demo:
+	@scripts/deps.sh $(DEMO_PKGS)
+	@$(MAKE) --no-print-directory all examples
+	@BUILD=$(abspath $(BUILD)) examples/demo.sh $(DEMO_FLAGS)
+
 bench: deps all
 	@scripts/bench.sh $(abspath $(BUILD)/vmprof)
 

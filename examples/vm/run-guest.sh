@@ -66,8 +66,8 @@ while IFS= read -r line; do
 	line=${line%$'\r'}
 	printf '%s\n' "$line" >> "$console"
 	case $line in
-	"vmprof-guest: "*|"record-all: "*)
-		printf 'vm: [%3ss] guest: %s\n' "$(( $(date +%s) - start ))" "${line#*: }" >&2 ;;
+	"vmprof-guest: "*) printf 'vm: [%3ss] guest: %s\n' "$(( $(date +%s) - start ))" "${line#*: }" >&2 ;;
+	"record-all: "*) printf 'vm: [%3ss] %s\n' "$(( $(date +%s) - start ))" "${line#*: }" >&2 ;;
 	esac
 done
 status=${PIPESTATUS[0]}
