@@ -5,6 +5,9 @@ PREFIX   ?= /usr/local
 BUILD    ?= build
 CC       ?= cc
 PKGS      = libtraceevent libxml-2.0 cairo libelf
+# The host-vs-guest demo and its test: QEMU, busybox and cpio on top of the
+# build's packages; the guest kernel comes from apt (apt-get download).
+DEMO_PKGS = qemu-system-x86 busybox-static cpio
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -74,7 +77,7 @@ $(BUILD)/san/test/%: test/unit/%.c $(UNIT_HELP) $(BUILD)/san/libvmprof.a
 	    $(UNIT_HELP) $(BUILD)/san/libvmprof.a $(LDLIBS) $(shell pkg-config --libs cmocka)
 
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh $(DEMO_PKGS)
 
 # The example workloads (examples/workloads): built with frame pointers and
 # symbols so their functions show by name on host and guest.
@@ -104,14 +107,15 @@ check-integration: $(BUILD)/vmprof $(BUILD)/san/vmprof
 	    LSAN_OPTIONS=suppressions=$(abspath test/lsan.supp) \
 	    BUILD=$(abspath $(BUILD)) scripts/run-integration.sh $(T)
 
-# The host-vs-guest demo (examples/demo.sh): QEMU, busybox and cpio on top
-# of the build's packages; the guest kernel comes from apt (apt-get download).
-DEMO_PKGS = qemu-system-x86 busybox-static cpio
-
-demo:
-	@scripts/deps.sh $(DEMO_PKGS)
+demo: deps
 	@$(MAKE) --no-print-directory all examples
 	@BUILD=$(abspath $(BUILD)) examples/demo.sh $(DEMO_FLAGS)
+
+# The guest side of the demo, checked (test/integration/vm_guest.sh; `make
+# check` runs it with the other integration tests).
+check-vm: deps
+	@$(MAKE) --no-print-directory all $(BUILD)/san/vmprof
+	@$(MAKE) --no-print-directory check-integration T=vm_guest
 
 bench: deps all
 	@scripts/bench.sh $(abspath $(BUILD)/vmprof)
