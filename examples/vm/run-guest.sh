@@ -10,6 +10,8 @@
 # /dev/kvm is usable, else says so and stays on TCG.
 set -euo pipefail
 accel=tcg timeout=300 smp=1
+# Seconds for the kernel to boot to init: TCG took 9-16 s on 2 busy cores.
+tcg_boot_timeout=120 kvm_boot_timeout=30
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kvm) accel=kvm; shift ;;
@@ -43,6 +45,8 @@ if [ "$accel" = kvm ]; then
 	fi
 fi
 
+boot_timeout=$tcg_boot_timeout
+[ "$accel" = kvm ] && boot_timeout=$kvm_boot_timeout
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 run=$(mktemp -d "$out/.run.XXXXXX")
@@ -52,26 +56,67 @@ console=$out/console.log
 
 # Unknown key=value words on the command line reach init's environment.
 append="console=ttyS0 quiet loglevel=3 panic=-1 $*"
-start=$(date +%s)
-say "booting $(basename "$kernel") with $accel ($smp cpu, timeout ${timeout}s); console log: $console"
+
+# boot ACCEL: run the guest once. Returns QEMU's status (124/137: the hard
+# timeout), or 200 when the guest never said it was up within boot_timeout
+# (QEMU is then stopped): a /dev/kvm that opens but cannot run a guest.
+boot() {
+	local accel=$1 up=0 line now qpid st
+	: > "$console"
+	rm -f "$run/ttyS1" "$run/fifo"
+	mkfifo "$run/fifo"
+	start=$(date +%s)
+	say "booting $(basename "$kernel") with $accel ($smp cpu, timeout ${timeout}s); console log: $console"
+	# -no-reboot turns a guest panic or reboot into QEMU exiting; timeout
+	# bounds a guest that hangs; the console is read line by line as it comes.
+	timeout -k 10 "$timeout" qemu-system-x86_64 -accel "$accel" -m 1G -smp "$smp" \
+		-display none -nodefaults -no-reboot -no-user-config \
+		-chardev stdio,id=con,signal=off -serial chardev:con \
+		-serial "file:$run/ttyS1" \
+		-kernel "$kernel" -initrd "$initrd" -append "$append" \
+		</dev/null >"$run/fifo" 2>"$run/qemu.err" &
+	qpid=$!
+	exec 3<"$run/fifo"
+	while :; do
+		if [ "$up" = 0 ]; then
+			now=$(date +%s)
+			if [ $((now - start)) -ge "$boot_timeout" ]; then
+				kill "$qpid" 2>/dev/null || true
+				wait "$qpid" 2>/dev/null || true
+				exec 3<&-
+				return 200
+			fi
+			IFS= read -r -t $((boot_timeout - (now - start))) line <&3; st=$?
+			[ "$st" -gt 128 ] && continue	# read timed out: check the deadline
+		else
+			IFS= read -r line <&3; st=$?
+		fi
+		[ "$st" -eq 0 ] || break	# end of output: QEMU exited
+		line=${line%$'\r'}
+		printf '%s\n' "$line" >> "$console"
+		case $line in
+		"vmprof-guest: up"*) up=1 ;;
+		esac
+		case $line in
+		"vmprof-guest: "*) printf 'vm: [%3ss] guest: %s\n' "$(( $(date +%s) - start ))" "${line#*: }" >&2 ;;
+		"record-all: "*) printf 'vm: [%3ss] %s\n' "$(( $(date +%s) - start ))" "${line#*: }" >&2 ;;
+		esac
+	done
+	exec 3<&-
+	wait "$qpid"
+}
+
 set +e
-# -no-reboot turns a guest panic or reboot into QEMU exiting; timeout
-# bounds a guest that hangs; the console is read line by line as it comes.
-timeout -k 10 "$timeout" qemu-system-x86_64 -accel "$accel" -m 1G -smp "$smp" \
-	-display none -nodefaults -no-reboot -no-user-config \
-	-chardev stdio,id=con,signal=off -serial chardev:con \
-	-serial "file:$run/ttyS1" \
-	-kernel "$kernel" -initrd "$initrd" -append "$append" </dev/null 2>"$run/qemu.err" |
-while IFS= read -r line; do
-	line=${line%$'\r'}
-	printf '%s\n' "$line" >> "$console"
-	case $line in
-	"vmprof-guest: "*) printf 'vm: [%3ss] guest: %s\n' "$(( $(date +%s) - start ))" "${line#*: }" >&2 ;;
-	"record-all: "*) printf 'vm: [%3ss] %s\n' "$(( $(date +%s) - start ))" "${line#*: }" >&2 ;;
-	esac
-done
-status=${PIPESTATUS[0]}
+boot "$accel"
+status=$?
+if [ "$status" -eq 200 ] && [ "$accel" = kvm ]; then
+	say "--kvm: the guest did not come up within ${boot_timeout}s under KVM (this /dev/kvm cannot run it); retrying with TCG"
+	accel=tcg boot_timeout=$tcg_boot_timeout
+	boot "$accel"
+	status=$?
+fi
 set -e
+[ "$status" -ne 200 ] || { tail -n 20 "$console" >&2; die "the guest did not come up within ${boot_timeout}s; console log: $console"; }
 secs=$(( $(date +%s) - start ))
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
 	tail -n 20 "$console" >&2
