@@ -4,8 +4,8 @@
 # KEY=VALUE words go on the kernel command line (the guest's init sees them
 # as environment variables, e.g. VP_MATMUL_N=200). The guest sends a gzip'ed
 # tar over its second serial port in base64 between VMPROF-BEGIN SIZE SHA256
-# and VMPROF-END; this script checks the size and checksum, unpacks the tar
-# into OUTDIR and checks every file against the guest's sha256 MANIFEST.
+# and VMPROF-END; receive.sh checks the size and checksum, unpacks the tar
+# and checks every file against the guest's sha256 MANIFEST into OUTDIR.
 # TCG is the default: it needs nothing from the host. --kvm uses KVM when
 # /dev/kvm is usable, else says so and stays on TCG.
 set -euo pipefail
@@ -25,6 +25,7 @@ done
 [ $# -ge 3 ] || { echo "usage: run-guest.sh [--kvm] [--timeout S] [--smp N] KERNEL INITRD OUTDIR [KEY=VALUE...]" >&2; exit 2; }
 kernel=$1 initrd=$2 out=$3
 shift 3
+here=$(cd "$(dirname "$0")" && pwd)
 say() { echo "vm: $*" >&2; }
 die() { echo "vm: $*" >&2; exit 1; }
 
@@ -123,27 +124,5 @@ if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
 	die "the guest did not power off within ${timeout}s (killed); console log: $console"
 fi
 [ "$status" -eq 0 ] || { cat "$run/qemu.err" >&2; die "qemu exited with status $status"; }
-grep -q '^vmprof-guest: FAILED' "$console" && die "the guest failed: $(grep -m1 '^vmprof-guest: FAILED' "$console" | sed 's/^vmprof-guest: FAILED: //')"
-done_line=$(grep -m1 '^vmprof-guest: done ' "$console" || true)
-[ -n "$done_line" ] || { tail -n 20 "$console" >&2; die "the guest powered off without finishing (no 'done' line); console log: $console"; }
-read -r _ _ csize csum <<<"$done_line"
-
-# The data port: header, base64 body, trailer.
-[ -s "$run/ttyS1" ] || die "nothing arrived on the data port (ttyS1)"
-tr -d '\r' < "$run/ttyS1" > "$run/data"
-read -r tag size sum < "$run/data" || true
-[ "$tag" = VMPROF-BEGIN ] || die "the data port does not start with VMPROF-BEGIN"
-[ "$size" = "$csize" ] && [ "$sum" = "$csum" ] || die "the data port header ($size $sum) differs from the console's ($csize $csum)"
-grep -qx VMPROF-END "$run/data" || die "the data port stream is cut short (no VMPROF-END)"
-sed -n '2,/^VMPROF-END$/p' "$run/data" | sed '$d' | base64 -d > "$run/out.tgz" ||
-	die "the data port's base64 does not decode"
-got_size=$(stat -c %s "$run/out.tgz")
-got_sum=$(sha256sum "$run/out.tgz" | cut -d' ' -f1)
-[ "$got_size" = "$size" ] || die "received $got_size bytes, the guest sent $size"
-[ "$got_sum" = "$sum" ] || die "checksum mismatch: received $got_sum, the guest sent $sum"
-mkdir -p "$run/files"
-tar -C "$run/files" -xzf "$run/out.tgz" || die "the guest's tar does not unpack"
-( cd "$run/files" && sha256sum -c --quiet MANIFEST ) >&2 || die "files differ from the guest's MANIFEST"
-# Only now, with everything checked, do the files take their final place.
-for f in "$run"/files/*; do mv -f "$f" "$out/"; done
-say "guest finished in ${secs}s; $(wc -l < "$out/MANIFEST") files checked against its sha256 manifest, in $out"
+"$here/receive.sh" "$console" "$run/ttyS1" "$out"
+say "guest finished in ${secs}s"
