@@ -3,17 +3,19 @@
 # this machine and inside a QEMU guest (a Debian 6.1 kernel booted with an
 # initramfs holding vmprof), bring the guest's files out checked, compare the
 # two sides per workload and chart them. Outputs go to demo-out/.
-# Usage: examples/demo.sh [--kvm] [--out DIR]   (run `make demo` to build first)
+# Usage: examples/demo.sh [--kvm] [--smp N] [--out DIR]   (`make demo` builds first;
+# `make demo DEMO_FLAGS='--kvm --smp 2'` passes options)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 out=$top/demo-out
-kvm=()
+vmopts=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--kvm) kvm=(--kvm); shift ;;
+	--kvm) vmopts+=(--kvm); shift ;;
+	--smp) vmopts+=(--smp "$2"); shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	*) echo "usage: examples/demo.sh [--kvm] [--out DIR]" >&2; exit 2 ;;
+	*) echo "usage: examples/demo.sh [--kvm] [--smp N] [--out DIR]" >&2; exit 2 ;;
 	esac
 done
 vmprof=$build/vmprof
@@ -36,7 +38,7 @@ say "2/5 recording the workloads on the host ($(uname -r))"
 "$top/examples/workloads/record-all.sh" "$vmprof" "$build/examples" "$out/host" host
 
 say "3/5 recording the same workloads inside the guest"
-"$top/examples/vm/run-guest.sh" "${kvm[@]}" "$kernel" "$build/vm/initramfs.cpio.gz" "$out/guest"
+"$top/examples/vm/run-guest.sh" "${vmopts[@]}" "$kernel" "$build/vm/initramfs.cpio.gz" "$out/guest"
 
 say "4/5 comparing"
 # Each side is turned into a table with its own machine's symbols: the guest's
