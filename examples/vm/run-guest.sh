@@ -124,5 +124,9 @@ if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
 	die "the guest did not power off within ${timeout}s (killed); console log: $console"
 fi
 [ "$status" -eq 0 ] || { cat "$run/qemu.err" >&2; die "qemu exited with status $status"; }
-"$here/receive.sh" "$console" "$run/ttyS1" "$out"
+if ! "$here/receive.sh" "$console" "$run/ttyS1" "$out"; then
+	echo "vm: the console's last lines:" >&2
+	tail -n 15 "$console" | sed 's/^/vm: | /' >&2
+	exit 1
+fi
 say "guest finished in ${secs}s"
