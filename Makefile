@@ -5,9 +5,6 @@ PREFIX   ?= /usr/local
 BUILD    ?= build
 CC       ?= cc
 PKGS      = libtraceevent libxml-2.0 cairo libelf
-# The host-vs-guest demo and its test: QEMU, busybox and cpio on top of the
-# build's packages; the guest kernel comes from apt (apt-get download).
-DEMO_PKGS = qemu-system-x86 busybox-static cpio
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -27,8 +24,6 @@ LIB_SRCS  = $(sort $(wildcard lib/*.c converters/*.c render/*.c))
 CMD_SRCS  = $(sort $(wildcard cmd/*.c))
 UNIT_SRCS = $(sort $(wildcard test/unit/test_*.c))
 UNIT_HELP = $(filter-out $(UNIT_SRCS),$(sort $(wildcard test/unit/*.c)))
-EXAMPLE_SRCS = $(sort $(wildcard examples/workloads/*.c))
-EXAMPLE_BINS = $(EXAMPLE_SRCS:examples/workloads/%.c=$(BUILD)/examples/%)
 
 LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/%.o)
 CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/%.o)
@@ -38,10 +33,32 @@ SAN_CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/san/test/%)
 
 .PHONY: all deps check check-unit check-unit-san check-integration check-vm \
-        bench demo examples fuzz install clean distclean
+        bench demo fuzz install clean distclean workloads
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/vmprof
+
+# Example workloads (examples/workloads/*.c), each one program, built with
+# frame pointers and symbols so their functions show by name on host and guest.
+WORKLOADS = $(patsubst examples/workloads/%.c,$(BUILD)/examples/%,$(wildcard examples/workloads/*.c))
+workloads: $(WORKLOADS)
+$(BUILD)/examples/%: examples/workloads/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -pthread $(WARN) -o $@ $<
+
+# The host-vs-guest demo (scripts/demo.sh): outputs in demo-out/;
+# DEMO_FLAGS='--kvm --smp 2' passes options.
+demo: deps
+	@$(MAKE) --no-print-directory all workloads
+	@BUILD=$(abspath $(BUILD)) scripts/demo.sh --out $(abspath demo-out) $(DEMO_FLAGS)
+
+# The real host-vs-guest run as a test (make check runs it too, with the
+# other integration tests): vm_host_guest boots the guest, vm_receive checks
+# the transfer's damage detection.
+check-vm: deps
+	@$(MAKE) --no-print-directory all workloads $(BUILD)/san/vmprof
+	@$(MAKE) --no-print-directory check-integration T=vm_
 
 $(BUILD)/vmprof: $(CMD_OBJS) $(BUILD)/libvmprof.a
 	$(CC) $(CFLAGS) -o $@ $(CMD_OBJS) $(BUILD)/libvmprof.a $(LDLIBS)
@@ -77,22 +94,13 @@ $(BUILD)/san/test/%: test/unit/%.c $(UNIT_HELP) $(BUILD)/san/libvmprof.a
 	    $(UNIT_HELP) $(BUILD)/san/libvmprof.a $(LDLIBS) $(shell pkg-config --libs cmocka)
 
 deps:
-	@scripts/deps.sh $(DEMO_PKGS)
-
-# The example workloads (examples/workloads): built with frame pointers and
-# symbols so their functions show by name on host and guest.
-examples: $(EXAMPLE_BINS)
-
-$(BUILD)/examples/%: examples/workloads/%.c
-	@mkdir -p $(dir $@)
-	@echo "  CC      $<"
-	@$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -pthread $(WARN) -o $@ $<
+	@scripts/deps.sh
 
 # `make check` is the one test command: it installs what is missing, builds,
 # runs the unit tests, the unit tests again under ASan+UBSan, then the
 # integration tests against the real perf.
 check: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/san/vmprof $(UNIT_BINS) $(SAN_UNIT_BINS)
+	@$(MAKE) --no-print-directory all workloads $(BUILD)/san/vmprof $(UNIT_BINS) $(SAN_UNIT_BINS)
 	@$(MAKE) --no-print-directory check-unit check-unit-san check-integration
 
 check-unit: $(UNIT_BINS)
@@ -106,16 +114,6 @@ check-integration: $(BUILD)/vmprof $(BUILD)/san/vmprof
 	@VMPROF=$(abspath $(BUILD)/vmprof) VMPROF_SAN=$(abspath $(BUILD)/san/vmprof) \
 	    LSAN_OPTIONS=suppressions=$(abspath test/lsan.supp) \
 	    BUILD=$(abspath $(BUILD)) scripts/run-integration.sh $(T)
-
-demo: deps
-	@$(MAKE) --no-print-directory all examples
-	@BUILD=$(abspath $(BUILD)) examples/demo.sh $(DEMO_FLAGS)
-
-# The guest side of the demo, checked (test/integration/vm_guest.sh; `make
-# check` runs it with the other integration tests).
-check-vm: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/san/vmprof
-	@$(MAKE) --no-print-directory check-integration T=vm_guest
 
 bench: deps all
 	@scripts/bench.sh $(abspath $(BUILD)/vmprof)

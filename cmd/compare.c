@@ -14,7 +14,7 @@
 
 enum {
 	OPT_KEY = 256, OPT_TOP, OPT_SORT, OPT_VALUE, OPT_LABELS, OPT_FORMAT, OPT_FULL,
-	OPT_NO_CSV_SAFE,
+	OPT_NO_CSV_SAFE, OPT_G_KALLSYMS, OPT_G_SYMFS,
 };
 
 static const char *const usage[] = { "[options] HOST GUEST", NULL };
@@ -32,6 +32,10 @@ static const struct vp_opt opts[] = {
 	{ "full-names", 0, NULL, "show C++ parameter lists in symbol names", OPT_FULL },
 	{ "no-csv-safe", 0, NULL, "do not prefix ' to CSV cells starting with = + - @", OPT_NO_CSV_SAFE },
 	VP_LOAD_OPTIONS,
+	{ "guest-file-kallsyms", 0, "FILE", "kernel symbols for the GUEST input only: a copy of "
+	  "/proc/kallsyms from the machine it was recorded on", OPT_G_KALLSYMS },
+	{ "guest-file-symfs", 0, "DIR", "binaries of the GUEST input's machine, for that input only",
+	  OPT_G_SYMFS },
 	VP_OPT_END,
 };
 
@@ -50,6 +54,7 @@ static const struct vp_cmd_info info = {
 struct compare_args {
 	struct vp_compare_opts co;
 	struct vp_load_opts lo;
+	const char *g_kallsyms, *g_symfs;	/* the guest input's own symbol sources */
 	const char **events;
 	size_t nevents;
 	const char *format, *output;
@@ -109,6 +114,8 @@ static int on_opt(int id, const char *arg, void *ctx)
 	case 'o': a->output = arg; break;
 	case OPT_FULL: a->full_names = 1; break;
 	case OPT_NO_CSV_SAFE: a->csv_safe = 0; break;
+	case OPT_G_KALLSYMS: a->g_kallsyms = arg; break;
+	case OPT_G_SYMFS: a->g_symfs = arg; break;
 	default: vp_load_opt(id, arg, &a->lo); break;
 	}
 	return 0;
@@ -201,9 +208,9 @@ static void *load_side(void *arg)
 }
 
 static int load_both(const char *host, const char *guest, const struct vp_load_opts *lo,
-		     struct vp_profile **out)
+		     const struct vp_load_opts *glo, struct vp_profile **out)
 {
-	struct side_load s[2] = { { host, lo, NULL, { 0 }, 0 }, { guest, lo, NULL, { 0 }, 0 } };
+	struct side_load s[2] = { { host, lo, NULL, { 0 }, 0 }, { guest, glo, NULL, { 0 }, 0 } };
 	pthread_t t;
 	int threaded = strcmp(host, "-") && strcmp(guest, "-") &&
 		       pthread_create(&t, NULL, load_side, &s[1]) == 0;
@@ -251,7 +258,12 @@ int cmd_compare(int argc, char **argv)
 	}
 	a.co.events = a.events;
 	a.lo.events = a.events;
-	if (load_both(argv[i], argv[i + 1], &a.lo, side) != 0)
+	struct vp_load_opts glo = a.lo;
+	if (a.g_kallsyms)
+		glo.kallsyms = a.g_kallsyms;
+	if (a.g_symfs)
+		glo.symfs = a.g_symfs;
+	if (load_both(argv[i], argv[i + 1], &a.lo, &glo, side) != 0)
 		goto out;
 	for (size_t e = 0; e < a.nevents; e++)
 		if (!vp_profile_find(side[0], a.events[e]) && !vp_profile_find(side[1], a.events[e])) {

@@ -208,6 +208,26 @@ static void describe(const struct vp_comparison *cmp, const struct vp_cmp_event 
 				      100 * vp_cmp_share(e, &e->rows[i], 1, cmp->value));
 }
 
+/* mkdir -p: the output directory and any missing parents. */
+static int make_dirs(const char *dir)
+{
+	char p[4096];
+	size_t n = strlen(dir);
+
+	if (n >= sizeof(p))
+		return -ENAMETOOLONG;
+	memcpy(p, dir, n + 1);
+	for (size_t i = 1; i <= n; i++)
+		if (p[i] == '/' || p[i] == '\0') {
+			char c = p[i];
+			p[i] = '\0';
+			if (mkdir(p, 0777) != 0 && errno != EEXIST)
+				return -errno;
+			p[i] = c;
+		}
+	return 0;
+}
+
 int vp_chart_render(const struct vp_comparison *cmp, const struct vp_chart_opts *o, struct vp_error *err)
 {
 	static const struct { unsigned bit; const char *name; } kinds[] = {
@@ -215,8 +235,9 @@ int vp_chart_render(const struct vp_comparison *cmp, const struct vp_chart_opts 
 	};
 	char path[4096], desc[8192], title[600];
 
-	if (mkdir(o->outdir, 0777) != 0 && errno != EEXIST)
-		return vp_errorf(err, -errno, "'%s': cannot create directory: %s", o->outdir, strerror(errno));
+	int md = make_dirs(o->outdir);
+	if (md < 0)
+		return vp_errorf(err, md, "'%s': cannot create directory: %s", o->outdir, strerror(-md));
 	for (size_t i = 0; i < cmp->nevents; i++) {
 		const struct vp_cmp_event *e = &cmp->events[i];
 		for (size_t k = 0; k < 2; k++) {

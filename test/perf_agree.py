@@ -59,7 +59,7 @@ def parse_perf(path):
 
 def parse_vmprof(path):
     rows, event = [], None
-    row = re.compile(r"^\s+[\d.]+%\s+(\d+)\s+(\d+)\s+(\S+)\s+\[(.)\] (.*?)\s*$")
+    row = re.compile(r"^\s+[\d.]+%\s+(\d+)\s+(\d+)\s+(.+?)\s+\[(.)\] (.*?)\s*$")
     for line in open(path, encoding="utf-8", errors="replace"):
         line = line.rstrip("\n")
         m = re.match(r"^# Event '(.*)'$", line)

@@ -21,7 +21,7 @@ if ldd "$busybox" >/dev/null 2>&1; then
 fi
 command -v cpio >/dev/null || die "cpio is not installed"
 [ -x "$vmprof" ] || die "no vmprof binary at $vmprof (run make first)"
-workloads=(matmul memwalk pingpong iorw)
+workloads=(matmul memwalk pingpong appio)
 for w in "${workloads[@]}"; do
 	[ -x "$bindir/$w" ] || die "no workload $bindir/$w (run make examples)"
 done

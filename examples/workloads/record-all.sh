@@ -3,7 +3,7 @@
 # inside the guest (this script runs under bash and under busybox sh).
 # Usage: record-all.sh VMPROF BINDIR OUTDIR LABEL
 # Writes OUTDIR/NAME.data (the recording) and OUTDIR/NAME.out (what the
-# workload printed: its own counts) for NAME in matmul memwalk pingpong iorw.
+# workload printed: its own counts) for NAME in matmul memwalk pingpong appio.
 # Sizes can be overridden through the environment (VP_MATMUL_N, ...).
 set -eu
 vmprof=$1 bin=$2 out=$3 label=$4
@@ -30,5 +30,5 @@ run memwalk cpu-clock,page-faults,minor-faults -- "$bin/memwalk" "${VP_MEMWALK_M
 # Two switches a round; cpu-clock shows where the kernel spends them.
 run pingpong cpu-clock,context-switches -- "$bin/pingpong" "${VP_PINGPONG_ROUNDS:-5000}"
 # Every read and write: its 'ret' is bytes, summed per function by report --weight ret.
-run iorw syscalls:sys_exit_read,syscalls:sys_exit_write -- "$bin/iorw" "$out" "${VP_IORW_SCALE:-200}"
+run appio syscalls:sys_exit_read,syscalls:sys_exit_write -- "$bin/appio" "$out" "${VP_APPIO_SCALE:-200}"
 step "done"

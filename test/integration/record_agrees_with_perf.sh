@@ -9,7 +9,7 @@ need_perf
 export HOME=$WORK
 cd "$WORK"
 gcc -O1 -g -fno-omit-frame-pointer -o weights "$TOP/test/workloads/weights.c"
-gcc -O1 -g -pthread -o iorw "$TOP/test/workloads/iorw.c"
+gcc -O1 -g -pthread -o iorw "$TOP/examples/workloads/iorw.c"
 
 agree() {	# agree NAME FILE
 	perf report -i "$2" --stdio --no-children -g none --sort dso,sym -n -t $'\x1f' > "$1.perf" 2>/dev/null ||

@@ -30,7 +30,7 @@ done
 kernel_same=1
 gcc -O1 -g -fno-omit-frame-pointer -o "$WORK/weights" "$TOP/test/workloads/weights.c"
 g++ -O1 -g -fno-omit-frame-pointer -std=c++17 -o "$WORK/cxx" "$TOP/test/workloads/cxx_names.cc"
-gcc -O1 -g -pthread -o "$WORK/iorw" "$TOP/test/workloads/iorw.c"
+gcc -O1 -g -pthread -o "$WORK/iorw" "$TOP/examples/workloads/iorw.c"
 perf record -q -o "$WORK/live1.data" -e cpu-clock,page-faults,context-switches -F 2000 -- \
 	sh -c "'$WORK/weights' 20000000; '$WORK/cxx' 60; '$WORK/iorw' '$WORK' 300; ls -lR /usr/lib >/dev/null" \
 	>/dev/null 2>&1

@@ -7,7 +7,7 @@ need_perf
 [ -d /sys/kernel/tracing/events/syscalls ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
 [ -d /sys/kernel/tracing/events/syscalls ] || skip "no syscall tracepoints (tracefs)"
 
-gcc -O1 -g -fno-omit-frame-pointer -pthread -o "$WORK/iorw" "$TOP/test/workloads/iorw.c"
+gcc -O1 -g -fno-omit-frame-pointer -pthread -o "$WORK/iorw" "$TOP/examples/workloads/iorw.c"
 perf record -q -o "$WORK/io.data" -e syscalls:sys_exit_read,syscalls:sys_exit_write,sched:sched_switch \
 	-- "$WORK/iorw" "$WORK" 250 > "$WORK/said" 2>/dev/null
 # "write_blocks wrote W bytes in N calls, read_blocks read R bytes in M calls"
