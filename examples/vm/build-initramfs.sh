@@ -23,7 +23,7 @@ command -v cpio >/dev/null || die "cpio is not installed"
 [ -x "$vmprof" ] || die "no vmprof binary at $vmprof (run make first)"
 workloads=(matmul memwalk pingpong appio)
 for w in "${workloads[@]}"; do
-	[ -x "$bindir/$w" ] || die "no workload $bindir/$w (run make examples)"
+	[ -x "$bindir/$w" ] || die "no workload $bindir/$w (run make workloads)"
 done
 
 mkdir -p "$out"
