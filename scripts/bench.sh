@@ -120,3 +120,28 @@ for e in range(10):
 PY
 measure "vmprof chart (20 charts, 40 files)" "$vmprof" chart --top 10 -o "$tmp/charts" "$tmp/cmp10.csv"
 goal "chart time for 10 events, seconds" "$vmprof_chart__20_charts__40_files__wall" 1 le
+
+# ---- chart (owned by the chart work): 10 events x bar and circle x SVG and PNG ----
+if "$vmprof" chart --help >/dev/null 2>&1; then
+	say ""
+	say "== chart: 10 events x 2 chart types x svg+png from a saved comparison"
+	# a comparison CSV with 10 events of 200 rows each, C++-length names, values over 6 decades
+	python3 - "$tmp/chart.csv" <<'PY'
+import csv, sys
+w = csv.writer(open(sys.argv[1], "w", newline=""))
+w.writerow("event,symbol,dso,domain,host_samples,host_period,host_share,guest_samples,guest_period,guest_share,ratio,delta".split(","))
+for e in range(10):
+    rows = [(f"ns{e}::detail::Worker<std::vector<int>, {i}>::step_{i}(int, char const*)",
+             (i * 7919) % 1000003 + 1, (i * 104729) % 999983 + (i % 5 == 0) * 10**6) for i in range(200)]
+    H, G = sum(r[1] for r in rows), sum(r[2] for r in rows)
+    for s, h, g in rows:
+        w.writerow([f"event{e}", s, "/usr/bin/app", ".", h, h * 1000, h / H, g, g * 1000, g / G,
+                    f"{g / h:.6f}", f"{100 * (g / G - h / H):.6f}"])
+PY
+	measure "vmprof chart (40 files)" "$vmprof" chart --format svg,png -o "$tmp/charts" "$tmp/chart.csv"
+	say "  files: $(ls "$tmp/charts" | wc -l)"
+	goal "chart wall time, seconds" "$vmprof_chart__40_files__wall" 1 le
+else
+	say ""
+	say "== chart: not built yet (vmprof chart missing); skipped"
+fi
