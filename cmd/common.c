@@ -22,6 +22,14 @@ int vp_load_opt(int id, const char *arg, struct vp_load_opts *lo)
 	return 0;
 }
 
+int vp_csv_safe_opt(int id, int *safe)
+{
+	if (id != OPT_CSV_SAFE && id != OPT_CSV_UNSAFE)
+		return 0;
+	*safe = id == OPT_CSV_SAFE;
+	return 1;
+}
+
 int vp_write_atomic(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx, struct vp_error *err)
 {
 	struct vp_outfile o;

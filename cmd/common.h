@@ -19,6 +19,16 @@ enum {
 	{ "guest-kallsyms", 0, "FILE", "guest kernel symbols, for [g] samples", OPT_LOAD_GKALLSYMS }, \
 	{ "guest-modules", 0, "FILE", "guest /proc/modules, for guest module samples", OPT_LOAD_GMODULES }
 
+/* CSV formula-injection guard (ids 220-221): on by default, --no-csv-safe off. */
+enum { OPT_CSV_SAFE = 220, OPT_CSV_UNSAFE };
+#define VP_CSV_SAFE_OPTIONS                                                                 \
+	{ "csv-safe", 0, NULL, "prefix ' to CSV cells starting with = + - @ (the default)",      \
+	  OPT_CSV_SAFE },                                                                     \
+	{ "no-csv-safe", 0, NULL, "do not prefix ' to CSV cells starting with = + - @", OPT_CSV_UNSAFE }
+
+/* 1 when id was --csv-safe or --no-csv-safe (and *safe now says which), else 0. */
+int vp_csv_safe_opt(int id, int *safe);
+
 /* 1 when id was one of the shared load options (and lo now has it), else 0. */
 int vp_load_opt(int id, const char *arg, struct vp_load_opts *lo);
 
