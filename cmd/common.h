@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "lib/error.h"
+#include "lib/profile.h"
 #include "lib/report.h"
 
 /* Option ids 200-219 belong to these shared options. */
@@ -43,6 +44,11 @@ struct vp_out_opts;
  * Returns the exit status. Tables must be sorted. */
 int vp_split_csv(const char *cmd, const struct vp_profile *p, struct vp_out_opts *oo,
 		 const char *dir, const char *const *events);
+
+/* "period" or "samples" (--value); -1 for anything else. */
+int vp_parse_value(const char *arg, enum vp_value *v);
+/* "A,B" (--labels) into two names; -1 unless exactly two non-empty names fit. */
+int vp_parse_labels(const char *arg, char labels[2][256]);
 
 /* Append the names of a comma-separated list to a NULL-terminated array. */
 int vp_add_names(const char ***names, size_t *n, const char *list);

@@ -88,24 +88,15 @@ static int on_opt(int id, const char *arg, void *ctx)
 					      "not '%s'", arg);
 		break;
 	case OPT_VALUE:
-		if (!strcmp(arg, "period"))
-			a->co.value = VP_VALUE_PERIOD;
-		else if (!strcmp(arg, "samples"))
-			a->co.value = VP_VALUE_SAMPLES;
-		else
+		if (vp_parse_value(arg, &a->co.value) < 0)
 			return vp_usage_error(&info, "--value is 'period' or 'samples', not '%s'", arg);
 		break;
-	case OPT_LABELS: {
-		const char *comma = strchr(arg, ',');
-		if (!comma || strchr(comma + 1, ',') || comma == arg || !comma[1] ||
-		    (size_t)(comma - arg) >= sizeof(a->labels[0]) || strlen(comma + 1) >= sizeof(a->labels[1]))
+	case OPT_LABELS:
+		if (vp_parse_labels(arg, a->labels) < 0)
 			return vp_usage_error(&info, "--labels wants two names, A,B, not '%s'", arg);
-		snprintf(a->labels[0], sizeof(a->labels[0]), "%.*s", (int)(comma - arg), arg);
-		snprintf(a->labels[1], sizeof(a->labels[1]), "%s", comma + 1);
 		a->co.label[0] = a->labels[0];
 		a->co.label[1] = a->labels[1];
 		break;
-	}
 	case OPT_FORMAT:
 		if (strcmp(arg, "table") && strcmp(arg, "csv") && strcmp(arg, "xml"))
 			return vp_usage_error(&info, "--format is table, csv or xml, not '%s'", arg);

@@ -56,12 +56,8 @@ static int on_opt(int id, const char *arg, void *ctx)
 	case OPT_FULL: a->oo.full_names = 1; break;
 	case OPT_EVENT: a->fo.event = arg; break;
 	case OPT_VALUE:
-		if (!strcmp(arg, "samples"))
-			a->fo.value = VP_VALUE_SAMPLES;
-		else if (!strcmp(arg, "period"))
-			a->fo.value = VP_VALUE_PERIOD;
-		else
-			return vp_usage_error(&info, "--value is 'samples' or 'period', not '%s'", arg);
+		if (vp_parse_value(arg, &a->fo.value) < 0)
+			return vp_usage_error(&info, "--value is 'period' or 'samples', not '%s'", arg);
 		break;
 	default:
 		if (!vp_csv_safe_opt(id, &a->oo.csv_safe))

@@ -87,11 +87,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 			return vp_usage_error(&info, "out of memory");
 		break;
 	case OPT_VALUE:
-		if (!strcmp(arg, "period"))
-			a->value = VP_VALUE_PERIOD;
-		else if (!strcmp(arg, "samples"))
-			a->value = VP_VALUE_SAMPLES;
-		else
+		if (vp_parse_value(arg, &a->value) < 0)
 			return vp_usage_error(&info, "--value is 'period' or 'samples', not '%s'", arg);
 		break;
 	case OPT_HEADER: a->header = 1; break;
