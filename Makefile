@@ -101,6 +101,7 @@ FUZZ_SAN    = -fsanitize=address,undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DVP_VERSION='"$(VERSION)"' -I. -Ilib $(PKG_CFLAGS) -g -O1 \
               -Wno-unused-command-line-argument
 FUZZ_OBJS   = $(LIB_SRCS:%.c=$(BUILD)/fuzz/%.o)
+.SECONDARY: $(FUZZ_OBJS)
 
 $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -403,15 +403,32 @@ int vp_profile_read_perf_text(const char *path, const char *data, size_t len,
 	*out = NULL;
 	if (!(x.p = vp_profile_new()))
 		return vp_errorf(err, -ENOMEM, "out of memory");
+	char *lbuf = NULL;	/* the line, NUL-terminated: the parsers use C strings */
+	size_t lcap = 0;
 	while (p < end && r >= 0) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *next = nl ? nl + 1 : end;
 		x.lineno++;
 		if (n && p[n - 1] == '\r')
 			n--;
-		if (memchr(p, '\0', n))
+		if (n + 1 > lcap) {
+			char *nb = realloc(lbuf, n + 1);
+			if (!nb) {
+				r = vp_errorf(err, -ENOMEM, "out of memory");
+				break;
+			}
+			lbuf = nb;
+			lcap = n + 1;
+		}
+		if (memchr(p, '\0', n)) {
 			r = fail(&x, "a NUL byte: not text");
-		else if (n && p[0] == '#')
+			break;
+		}
+		memcpy(lbuf, p, n);
+		lbuf[n] = '\0';
+		p = lbuf;
+		if (n && p[0] == '#')
 			r = comment(&x, p, n);
 		else if (n && x.ncols && x.t) {
 			const char *s;
@@ -432,8 +449,9 @@ int vp_profile_read_perf_text(const char *path, const char *data, size_t len,
 			if (cl)
 				r = fail(&x, "text outside an event's table (is this perf report --stdio output?)");
 		}
-		p = nl ? nl + 1 : end;
+		p = next;
 	}
+	free(lbuf);
 	if (r >= 0)
 		finish_event(&x);
 	if (r >= 0 && !x.p->ntables)

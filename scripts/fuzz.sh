@@ -11,7 +11,7 @@ for t in "$@"; do
 	work=$build/fuzz/corpus/$t
 	mkdir -p "$work" "$top/test/fuzz/regress/$t" "$build/fuzz/crashes/$t"
 	log=$build/fuzz/$t.log
-	"$build/fuzz/fuzz_$t" "$work" "$top/test/fuzz/corpus/$t" -max_total_time="$secs" -timeout=20 \
+	LSAN_OPTIONS=suppressions=$top/test/lsan.supp "$build/fuzz/fuzz_$t" "$work" "$top/test/fuzz/corpus/$t" -max_total_time="$secs" -timeout=20 \
 		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build/fuzz/crashes/$t/" \
 		> "$log" 2>&1
 	rc=$?
