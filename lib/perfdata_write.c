@@ -114,6 +114,13 @@ int vp_pdw_write(struct vp_pdw *w, const void *rec, size_t len)
 	return put(w, rec, len);
 }
 
+int vp_pdw_flush(struct vp_pdw *w)
+{
+	if (!w->failed && fflush(w->f) != 0)
+		w->failed = errno ? errno : EIO;
+	return w->failed ? -w->failed : 0;
+}
+
 size_t vp_pdw_trailer_size(const struct vp_pdw *w)
 {
 	return w->trailer;
@@ -209,6 +216,8 @@ int vp_pdw_finish(struct vp_pdw *w, const struct vp_pdw_features *f, struct vp_e
 	bits[nbits++] = VP_FEAT_EVENT_DESC;
 	if (f->vmprof_meta)
 		bits[nbits++] = VP_FEAT_VMPROF_META;
+	if (f->vmprof_syms)
+		bits[nbits++] = VP_FEAT_VMPROF_SYMS;
 
 	/* the index table first (perf reads it at data end), sections after it */
 	fseek(w->f, (long)(w->hdr.data.offset + w->data_size), SEEK_SET);
@@ -251,6 +260,9 @@ int vp_pdw_finish(struct vp_pdw *w, const struct vp_pdw_features *f, struct vp_e
 		}
 		case VP_FEAT_VMPROF_META:
 			put(w, f->vmprof_meta, strlen(f->vmprof_meta) + 1);
+			break;
+		case VP_FEAT_VMPROF_SYMS:
+			put(w, f->vmprof_syms, f->vmprof_syms_size);
 			break;
 		}
 		sec[i].size = (uint64_t)ftell(w->f) - sec[i].offset;

@@ -25,6 +25,8 @@
 #include "events.h"
 #include "machine.h"
 #include "perfdata_write.h"
+#include "portsyms.h"
+#include "session.h"
 
 #define MAX_CPUS 4096
 
@@ -738,7 +740,21 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 		if (r.ev[e].tracepoint && !td)
 			td = tracing_data(&r, &feat.tracing_size);
 	feat.tracing_data = td;
+	/* Portable file: the symbols of every sampled address go in with it. */
+	char *syms = NULL;
+	size_t syms_size = 0;
+	struct vp_error serr = { 0 };
+	struct vp_session_opts so = { NULL, NULL, o->guest_kallsyms, o->guest_modules, 1 };
+	if (vp_pdw_flush(r.w) == 0 &&
+	    vp_portsyms_collect(partial, &so, &syms, &syms_size, &serr) == 0) {
+		feat.vmprof_syms = syms;
+		feat.vmprof_syms_size = syms_size;
+	} else {
+		vp_warn("no portable symbols stored (the file needs the recorded binaries to "
+			"resolve): %s", serr.msg[0] ? serr.msg : "cannot write the data");
+	}
 	rc = vp_pdw_finish(r.w, &feat, err);
+	free(syms);
 	r.w = NULL;
 	free(td);
 	free(meta);

@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 
 #include "maps.h"
+#include "portsyms.h"
 #include "profile.h"
 #include "u64map.h"
 
@@ -37,6 +38,8 @@ struct vp_dso {
 	uint8_t build_id[20];
 	uint8_t build_id_size;
 	uint64_t module_base;	/* modules: load address at record time (map start) */
+	const struct vp_portsyms_dso *port;	/* the file's own symbols for it, if any */
+	int use_port;		/* the object itself is missing or changed: use port */
 };
 
 struct process {
@@ -61,6 +64,7 @@ struct kernel {
 	struct vp_maps maps;	/* kernel and module maps */
 	uint32_t gen;
 	int guest;
+	int use_port;		/* no usable kallsyms: the file's own kernel symbols */
 	/* kallsyms is read on a second thread from the moment the kernel map
 	 * shows up, overlapping the ~0.1 s /proc/kallsyms costs with the walk. */
 	pthread_t thread;
@@ -92,6 +96,7 @@ struct vp_session {
 	int kernel_mismatch;	/* file's kernel release differs from this machine's */
 	uint32_t static_gen;	/* for resolutions no map change can alter (hypervisor, guest user) */
 	struct cache_entry *cache;
+	struct vp_portsyms *port;	/* VP_FEAT_VMPROF_SYMS, NULL when absent */
 };
 
 /* ---- dsos ---- */
@@ -120,6 +125,12 @@ static struct vp_dso *dso_get(struct vp_session *s, const char *name, enum dso_k
 			d->build_id_size = b[i].size;
 			break;
 		}
+	if (kind == DSO_ELF && (d->port = vp_portsyms_find(s->port, VP_PORTSYMS_USER, name)) &&
+	    !d->build_id_size && d->port->build_id_size) {
+		/* The recorder saw this build-id: a changed file on disk is not used. */
+		memcpy(d->build_id, d->port->build_id, d->port->build_id_size);
+		d->build_id_size = d->port->build_id_size;
+	}
 	if (vp_u64map_put(&s->dsos_by_name, (uintptr_t)iname, d) < 0) {
 		free(d);
 		return NULL;
@@ -135,7 +146,7 @@ static void dso_load(struct vp_session *s, struct vp_dso *d)
 
 	d->loaded = 1;
 	if (d->kind == DSO_JIT) {
-		if (vp_perfmap_load(d->name, &d->jit, &err) < 0)
+		if (vp_perfmap_load(d->name, &d->jit, &err) < 0 && !s->opts.quiet)
 			vp_warn_once(d->name, "%s", err.msg);
 		return;
 	}
@@ -143,6 +154,12 @@ static void dso_load(struct vp_session *s, struct vp_dso *d)
 		return;
 	r = vp_elf_open(d->name, d->build_id_size ? d->build_id : NULL, d->build_id_size, &eo,
 			&d->elf, &err);
+	if (r < 0 && d->port) {
+		d->use_port = 1;	/* missing or changed: the recording's own symbols */
+		return;
+	}
+	if (s->opts.quiet)
+		return;
 	if (r == -ESTALE)
 		vp_warn_once(d->name, "'%s' changed since it was recorded (build-id differs); its "
 			     "samples stay unresolved", d->name);
@@ -246,6 +263,13 @@ int vp_session_new(const struct vp_perfdata *pd, const struct vp_session_opts *o
 	s->host.kallsyms_path = s->opts.kallsyms;
 	s->guest.kallsyms_path = s->opts.guest_kallsyms;
 	s->guest.guest = 1;
+	const void *pdata;
+	uint64_t psize;
+	if (vp_perfdata_feature(pd, VP_FEAT_VMPROF_SYMS, &pdata, &psize) == 0 &&
+	    vp_portsyms_parse(pdata, (size_t)psize, &s->port, err) < 0) {
+		vp_session_free(s);
+		return vp_error_prefix(err, "'%s'", vp_perfdata_path(pd));
+	}
 	s->host.dso = dso_get(s, "[kernel.kallsyms]", DSO_KERNEL);
 	s->guest.dso = dso_get(s, "[guest.kernel.kallsyms]", DSO_GUEST_KERNEL);
 	if (!s->unknown || !s->host.dso || !s->guest.dso) {
@@ -297,6 +321,7 @@ void vp_session_free(struct vp_session *s)
 	vp_kallsyms_free(s->guest.syms);
 	vp_maps_clear(&s->host.maps);
 	vp_maps_clear(&s->guest.maps);
+	vp_portsyms_free(s->port);
 	free(s->cache);
 	free(s);
 }
@@ -446,6 +471,28 @@ const char *vp_session_comm_of(struct vp_session *s, uint32_t pid, uint32_t tid)
 
 /* ---- resolution ---- */
 
+static int kernel_port_usable(const struct vp_session *s, const struct kernel *k)
+{
+	char kind = k->guest ? VP_PORTSYMS_GUEST : VP_PORTSYMS_KERNEL;
+
+	for (size_t i = 0; i < vp_portsyms_count(s->port); i++)
+		if (vp_portsyms_at(s->port, i)->kind == kind)
+			return 1;
+	return 0;
+}
+
+static int kernel_load_failed(struct vp_session *s, struct kernel *k, const char *path,
+			      const struct vp_error *err)
+{
+	if (kernel_port_usable(s, k)) {
+		k->use_port = 1;
+		return 0;
+	}
+	if (!s->opts.quiet)
+		vp_warn_once(path, "kernel samples stay unresolved: %s", err->msg);
+	return -1;
+}
+
 static int kernel_load(struct vp_session *s, struct kernel *k)
 {
 	struct vp_error err = { 0 };
@@ -454,17 +501,23 @@ static int kernel_load(struct vp_session *s, struct kernel *k)
 	uint64_t now;
 
 	if (k->tried)
-		return k->syms ? 0 : -1;
+		return k->syms || k->use_port ? 0 : -1;
 	k->tried = 1;
+	if (kernel_port_usable(s, k) && ((k->guest && !path) || (!k->guest && s->kernel_mismatch))) {
+		k->use_port = 1;
+		return 0;
+	}
 	if (k->guest && !path) {
-		vp_warn_once("guest-kallsyms", "guest kernel samples stay unresolved: no guest "
-			     "kernel symbols (give --guest-kallsyms)");
+		if (!s->opts.quiet)
+			vp_warn_once("guest-kallsyms", "guest kernel samples stay unresolved: no "
+				     "guest kernel symbols (give --guest-kallsyms)");
 		return -1;
 	}
 	if (!k->guest && s->kernel_mismatch) {
-		vp_warn_once("kernel-mismatch", "kernel samples stay unresolved: the file was "
-			     "recorded on another kernel release than this machine runs (give "
-			     "--kallsyms with that kernel's symbols)");
+		if (!s->opts.quiet)
+			vp_warn_once("kernel-mismatch", "kernel samples stay unresolved: the file "
+				     "was recorded on another kernel release than this machine runs "
+				     "(give --kallsyms with that kernel's symbols)");
 		return -1;
 	}
 	path = kallsyms_path(s, k);
@@ -472,13 +525,10 @@ static int kernel_load(struct vp_session *s, struct kernel *k)
 		pthread_join(k->thread, NULL);
 		k->thread_started = 0;
 		err = k->thread_err;
-		if (k->thread_rc < 0) {
-			vp_warn_once(path, "kernel samples stay unresolved: %s", err.msg);
-			return -1;
-		}
+		if (k->thread_rc < 0)
+			return kernel_load_failed(s, k, path, &err);
 	} else if (vp_kallsyms_load(path, &k->syms, &err) < 0) {
-		vp_warn_once(path, "kernel samples stay unresolved: %s", err.msg);
-		return -1;
+		return kernel_load_failed(s, k, path, &err);
 	}
 	/* KASLR: the same kernel on a later boot sits at another address. */
 	now = vp_kallsyms_ref_addr(k->syms, &ref);
@@ -487,8 +537,47 @@ static int kernel_load(struct vp_session *s, struct kernel *k)
 	return 0;
 }
 
+/* The file's own symbols for a kernel's object (port mode). */
+static const struct vp_portsyms_dso *kernel_port(const struct vp_session *s, const struct kernel *k,
+						 const char *name)
+{
+	return vp_portsyms_find(s->port, k->guest ? VP_PORTSYMS_GUEST : VP_PORTSYMS_KERNEL, name);
+}
+
+/* Port mode: every table holds the recording's addresses, so no relocation;
+ * core symbols first, then each module's, as vp_kallsyms_find. */
+static void resolve_kernel_port(struct vp_session *s, struct kernel *k, const struct vp_map *map,
+				uint64_t ip, struct vp_resolved *out, const struct vp_symtab **tab,
+				const struct vp_sym **sym)
+{
+	char kind = k->guest ? VP_PORTSYMS_GUEST : VP_PORTSYMS_KERNEL;
+	const struct vp_portsyms_dso *pd;
+
+	if (map && map->dso && map->dso != k->dso) {
+		if ((pd = kernel_port(s, k, map->dso->name)) && (*sym = vp_symtab_find(pd->tab, ip)))
+			*tab = pd->tab;
+		return;
+	}
+	if ((pd = kernel_port(s, k, k->dso->name)) && (*sym = vp_symtab_find(pd->tab, ip))) {
+		*tab = pd->tab;
+		return;
+	}
+	for (size_t i = 0; i < vp_portsyms_count(s->port); i++) {
+		pd = vp_portsyms_at(s->port, i);
+		if (pd->kind != kind || !strcmp(pd->name, k->dso->name) || pd->name[0] != '[')
+			continue;
+		if ((*sym = vp_symtab_find(pd->tab, ip))) {
+			struct vp_dso *d = dso_get(s, pd->name, k->guest ? DSO_GUEST_MODULE : DSO_MODULE);
+			*tab = pd->tab;
+			if (d)
+				out->dso = d->name;
+			return;
+		}
+	}
+}
+
 static void resolve_kernel(struct vp_session *s, struct kernel *k, uint64_t ip,
-			   struct vp_resolved *out)
+			   struct vp_resolved *out, struct vp_resolved_sym *rs)
 {
 	const struct vp_map *map = vp_maps_find(&k->maps, ip);
 	const struct vp_symtab *tab = NULL;
@@ -497,7 +586,9 @@ static void resolve_kernel(struct vp_session *s, struct kernel *k, uint64_t ip,
 	out->dso = map && map->dso ? map->dso->name : k->dso->name;
 	if (kernel_load(s, k) < 0)
 		return;
-	if (map && map->dso && map->dso != k->dso) {
+	if (k->use_port) {
+		resolve_kernel_port(s, k, map, ip, out, &tab, &sym);
+	} else if (map && map->dso && map->dso != k->dso) {
 		/* Module: symbols by module name, relative to its base now. */
 		const char *mod = map->dso->name;
 		char bare[256];
@@ -510,6 +601,8 @@ static void resolve_kernel(struct vp_session *s, struct kernel *k, uint64_t ip,
 	} else {
 		const char *module = NULL;
 		sym = vp_kallsyms_find(k->syms, ip + k->delta, &module, &tab);
+		if (rs)
+			rs->delta = k->delta;
 		if (sym && module) {
 			char name[256];
 			snprintf(name, sizeof(name), "[%s]", module);
@@ -523,11 +616,16 @@ static void resolve_kernel(struct vp_session *s, struct kernel *k, uint64_t ip,
 		const char *in = n ? vp_strpool_intern(s->pool, n) : NULL;
 		if (in)
 			out->symbol = in;
+		if (rs) {
+			rs->tab = tab;
+			rs->sym = sym;
+			rs->kind = k->guest ? VP_PORTSYMS_GUEST : VP_PORTSYMS_KERNEL;
+		}
 	}
 }
 
 static void resolve_user(struct vp_session *s, uint32_t pid, uint64_t ip, struct vp_resolved *out,
-			 const uint32_t **genp)
+			 const uint32_t **genp, struct vp_resolved_sym *rs)
 {
 	struct process *p = vp_u64map_get(&s->procs, pid);
 
@@ -547,6 +645,10 @@ static void resolve_user(struct vp_session *s, uint32_t pid, uint64_t ip, struct
 	if (d->kind == DSO_JIT && d->jit) {
 		tab = d->jit;
 		sym = vp_symtab_find(tab, ip);
+	} else if (d->use_port) {
+		/* The recorder stored the table in perf's file-offset space. */
+		tab = d->port->tab;
+		sym = vp_symtab_find(tab, ip - map->start + map->pgoff);
 	} else if (d->elf && vp_elf_offset_to_addr(d->elf, ip - map->start + map->pgoff, &addr) == 0) {
 		tab = vp_elf_symtab(d->elf);
 		sym = vp_symtab_find(tab, addr);
@@ -556,6 +658,15 @@ static void resolve_user(struct vp_session *s, uint32_t pid, uint64_t ip, struct
 		const char *in = n ? vp_strpool_intern(s->pool, n) : NULL;
 		if (in)
 			out->symbol = in;
+		/* JIT maps are the process's own files, not objects to carry along. */
+		if (rs && d->kind == DSO_ELF && !(d->elf && vp_elf_is_kernel_module(d->elf))) {
+			size_t bsz = 0;
+			rs->tab = tab;
+			rs->sym = sym;
+			rs->kind = VP_PORTSYMS_USER;
+			if (d->elf && vp_elf_build_id(d->elf, rs->build_id, &bsz) == 0)
+				rs->build_id_size = (uint8_t)bsz;
+		}
 	}
 }
 
@@ -569,14 +680,15 @@ uint32_t vp_session_kernel_gen(const struct vp_session *s)
 	return s->host.gen;
 }
 
-void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
-			struct vp_resolved *out)
+static void resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
+		    struct vp_resolved *out, struct vp_resolved_sym *rs)
 {
 	cpumode &= VP_MISC_CPUMODE_MASK;
 	uint64_t h = vp_hash_u64(ip ^ ((uint64_t)pid << 40) ^ ((uint64_t)cpumode << 60));
 	struct cache_entry *c = &s->cache[h & (CACHE_SIZE - 1)];
 
-	if (c->ip == ip && c->pid == pid && c->cpumode == cpumode && c->genp && *c->genp == c->gen) {
+	if (!rs && c->ip == ip && c->pid == pid && c->cpumode == cpumode && c->genp &&
+	    *c->genp == c->gen) {
 		*out = c->r;
 		return;
 	}
@@ -586,16 +698,16 @@ void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, ui
 	out->domain = vp_domain_from_cpumode(cpumode);
 	switch (cpumode) {
 	case PERF_RECORD_MISC_KERNEL:
-		resolve_kernel(s, &s->host, ip, out);
+		resolve_kernel(s, &s->host, ip, out, rs);
 		genp = &s->host.gen;
 		break;
 	case PERF_RECORD_MISC_GUEST_KERNEL:
-		resolve_kernel(s, &s->guest, ip, out);
+		resolve_kernel(s, &s->guest, ip, out, rs);
 		genp = &s->guest.gen;
 		break;
 	case PERF_RECORD_MISC_USER:
 	case PERF_RECORD_MISC_CPUMODE_UNKNOWN:
-		resolve_user(s, pid, ip, out, &genp);
+		resolve_user(s, pid, ip, out, &genp, rs);
 		break;
 	default:	/* hypervisor, guest user: nothing on this side can name them */
 		break;
@@ -603,4 +715,20 @@ void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, ui
 	if (!genp)	/* no such process yet: do not remember */
 		return;
 	*c = (struct cache_entry){ ip, pid, *genp, genp, cpumode, *out };
+}
+
+void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
+			struct vp_resolved *out)
+{
+	resolve(s, pid, cpumode, ip, out, NULL);
+}
+
+void vp_session_resolve_sym(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
+			    struct vp_resolved_sym *out)
+{
+	struct vp_resolved r;
+
+	memset(out, 0, sizeof(*out));
+	resolve(s, pid, cpumode, ip, &r, out);
+	out->dso = r.dso;
 }
