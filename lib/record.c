@@ -131,10 +131,6 @@ static void setup_attrs(struct rec *r)
 		a->enable_on_exec = cmd;
 		a->inherit = !o->system_wide;
 		a->sample_id_all = 1;
-		if (o->host_only)
-			a->exclude_guest = 1;
-		if (o->guest_only)
-			a->exclude_host = 1;
 		if (i == 0) {	/* one event carries the task and mapping records */
 			a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
 		}
@@ -539,7 +535,8 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 		return vp_errorf(err, -EINVAL, "the buffer size must be a power of two pages");
 	if (snprintf(partial, sizeof(partial), "%s.partial", o->output) >= (int)sizeof(partial))
 		return vp_errorf(err, -ENAMETOOLONG, "'%s': name too long", o->output);
-	if ((rc = vp_events_parse(o->events ? o->events : "cycles", &r.ev, &r.nev, err)) < 0)
+	enum vp_kvm_mode kvm = o->host_only ? VP_KVM_HOST : o->guest_only ? VP_KVM_GUEST : VP_KVM_BOTH;
+	if ((rc = vp_events_parse_kvm(o->events ? o->events : "cycles", kvm, &r.ev, &r.nev, err)) < 0)
 		return rc;
 	r.cpus = malloc(MAX_CPUS * sizeof(*r.cpus));
 	r.copy = malloc(65536);
@@ -568,7 +565,7 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 		} else {
 			free(r.ev);
 			r.ev = NULL;
-			if ((rc = vp_events_parse("cpu-clock", &r.ev, &r.nev, err)) < 0) {
+			if ((rc = vp_events_parse_kvm("cpu-clock", kvm, &r.ev, &r.nev, err)) < 0) {
 				cleanup(&r);
 				return rc;
 			}
