@@ -120,3 +120,42 @@ for e in range(10):
 PY
 measure "vmprof chart (20 charts, 40 files)" "$vmprof" chart --top 10 -o "$tmp/charts" "$tmp/cmp10.csv"
 goal "chart time for 10 events, seconds" "$vmprof_chart__20_charts__40_files__wall" 1 le
+
+# ---- record overhead (owned by the record work; one section) ----
+# The same workload alone, under `perf record -F 10000 -a` and under
+# `vmprof record -F 10000 -a`: the workload's own wall time (timed inside the
+# recorded command, so the recorders' start and finish are not counted) and
+# the samples each recorder lost (PERF_RECORD_LOST counts, read back from
+# each file by vmprof report). Best of RUNS runs.
+say ""
+say "== record overhead: -F 10000 -a, workload wall time and lost samples"
+timed() {	# timed OUTFILE CMD...: the command's wall time in seconds into OUTFILE
+	local out=$1; shift
+	bash -c 's=$EPOCHREALTIME; "$@" >/dev/null; e=$EPOCHREALTIME; awk -v a="$s" -v b="$e" "BEGIN { printf \"%.3f\", b - a }" > "'"$out"'"' _ "$@"
+}
+rec_workload=("$tmp/weights" 120000000)
+best_of() {	# best_of NAME CMD...: best workload time over RUNS runs; sets NAME_t, NAME_lost
+	local name=$1 best="" t lost=0 l; shift
+	for _ in $(seq "${RUNS:-3}"); do
+		rm -f "$tmp/rec.data"
+		"$@" >/dev/null 2>&1 || { say "bench: '$*' failed"; exit 1; }
+		t=$(cat "$tmp/t")
+		l=0
+		if [ -e "$tmp/rec.data" ]; then
+			l=$("$vmprof" report "$tmp/rec.data" 2>&1 >/dev/null |
+				sed -n 's/.*lost \([0-9]*\) events and \([0-9]*\) samples.*/\1 \2/p' | awk '{ print $1 + $2 }')
+			l=${l:-0}
+		fi
+		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t lost=$l; fi
+	done
+	printf '  %-40s workload %7.3f s   lost %8d\n' "$name" "$best" "$lost"
+	printf -v "${name}_t" '%s' "$best"
+	printf -v "${name}_lost" '%s' "$lost"
+}
+best_of alone timed "$tmp/t" "${rec_workload[@]}"
+best_of perf perf record -q -F 10000 -a -o "$tmp/rec.data" -- bash -c "$(declare -f timed); timed '$tmp/t' ${rec_workload[*]}"
+best_of vmprof "$vmprof" record -F 10000 -a -o "$tmp/rec.data" -- bash -c "$(declare -f timed); timed '$tmp/t' ${rec_workload[*]}"
+say "  overhead: perf +$(awk -v a="$perf_t" -v b="$alone_t" 'BEGIN { printf "%.1f", 100 * (a - b) / b }')%, vmprof +$(awk -v a="$vmprof_t" -v b="$alone_t" 'BEGIN { printf "%.1f", 100 * (a - b) / b }')%"
+goal "record: vmprof workload time / perf's" "$(awk -v a="$vmprof_t" -v b="$perf_t" 'BEGIN { printf "%.2f", a / b }')" 1.05 le
+goal "record: vmprof lost samples - perf's" "$(( vmprof_lost - perf_lost ))" 0 le
+# ---- end of record overhead ----
