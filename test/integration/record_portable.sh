@@ -16,6 +16,7 @@ perf report -i p.data --stdio --no-children -g none --sort dso,sym -n -t $'\x1f'
 	fail "perf report cannot read a file with portable symbols"
 perf report -i p.data --header-only > /dev/null 2>&1 || fail "perf report --header-only fails"
 perf script -i p.data > /dev/null 2> script.err || { cat script.err; fail "perf script fails"; }
+"$VMPROF" report --header p.data | grep -q "^# portable symbols: [1-9]" || fail "--header does not show the portable symbols"
 grep -qw w4 perf.txt || fail "perf did not resolve w4 with the binary present"
 
 rm weights
