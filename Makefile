@@ -32,30 +32,33 @@ SAN_LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/san/test/%)
 
-.PHONY: all deps check check-unit check-unit-san check-integration check-vm \
+.PHONY: all deps check check-unit check-unit-san check-integration check-vm check-fuzz-regress \
         bench demo fuzz install clean distclean workloads
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/vmprof
 
-# Example workloads (examples/workloads/*.c), each one program.
+# Example workloads (examples/workloads/*.c), each one program, built with
+# frame pointers and symbols so their functions show by name on host and guest.
 WORKLOADS = $(patsubst examples/workloads/%.c,$(BUILD)/examples/%,$(wildcard examples/workloads/*.c))
 workloads: $(WORKLOADS)
 $(BUILD)/examples/%: examples/workloads/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -pthread -o $@ $<
+	@echo "  CC      $<"
+	@$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -pthread $(WARN) -o $@ $<
 
-demo:
-	@scripts/deps.sh
+# The host-vs-guest demo (scripts/demo.sh): outputs in demo-out/;
+# DEMO_FLAGS='--kvm --smp 2' passes options.
+demo: deps
 	@$(MAKE) --no-print-directory all workloads
-	@scripts/demo.sh $(abspath demo-out)
+	@BUILD=$(abspath $(BUILD)) scripts/demo.sh --out $(abspath demo-out) $(DEMO_FLAGS)
 
-# The real host-vs-guest run as a test (make check runs it too).
-check-vm:
-	@scripts/deps.sh
-	@$(MAKE) --no-print-directory all workloads
-	@VMPROF=$(abspath $(BUILD)/vmprof) VMPROF_SAN=$(abspath $(BUILD)/vmprof) BUILD=$(abspath $(BUILD)) \
-	    scripts/run-integration.sh vm_host_guest
+# The real host-vs-guest run as a test (make check runs it too, with the
+# other integration tests): vm_host_guest boots the guest, vm_receive checks
+# the transfer's damage detection.
+check-vm: deps
+	@$(MAKE) --no-print-directory all workloads $(BUILD)/san/vmprof
+	@$(MAKE) --no-print-directory check-integration T=vm_
 
 $(BUILD)/vmprof: $(CMD_OBJS) $(BUILD)/libvmprof.a
 	$(CC) $(CFLAGS) -o $@ $(CMD_OBJS) $(BUILD)/libvmprof.a $(LDLIBS)
@@ -90,6 +93,37 @@ $(BUILD)/san/test/%: test/unit/%.c $(UNIT_HELP) $(BUILD)/san/libvmprof.a
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -Itest/unit $(shell pkg-config --cflags cmocka) -o $@ $< \
 	    $(UNIT_HELP) $(BUILD)/san/libvmprof.a $(LDLIBS) $(shell pkg-config --libs cmocka)
 
+# Fuzzing (clang, libFuzzer): each test/fuzz/fuzz_NAME.c is a target.
+FUZZ_NAMES  = $(patsubst test/fuzz/fuzz_%.c,%,$(filter-out test/fuzz/fuzz_util.c,$(wildcard test/fuzz/fuzz_*.c)))
+FUZZ_CC    ?= clang
+FUZZ_SECONDS ?= 10
+FUZZ_SAN    = -fsanitize=address,undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DVP_VERSION='"$(VERSION)"' -I. -Ilib $(PKG_CFLAGS) -g -O1 \
+              -Wno-unused-command-line-argument
+FUZZ_OBJS   = $(LIB_SRCS:%.c=$(BUILD)/fuzz/%.o)
+
+$(BUILD)/fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC fuzz $<"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(BUILD)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_util.c $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+# The same targets without libFuzzer, for replaying inputs under ASan in make check.
+$(BUILD)/san/replay_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_util.c test/fuzz/replay_main.c $(BUILD)/san/libvmprof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $(filter %.c,$^) $(BUILD)/san/libvmprof.a $(LDLIBS)
+
+fuzz: deps
+	@$(MAKE) --no-print-directory $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) BUILD=$(abspath $(BUILD)) scripts/fuzz.sh $(FUZZ_NAMES)
+
+# Every committed corpus and regression input, replayed through the ASan build.
+check-fuzz-regress: $(FUZZ_NAMES:%=$(BUILD)/san/replay_%)
+	@LSAN_OPTIONS=suppressions=$(abspath test/lsan.supp) BUILD=$(abspath $(BUILD)) \
+	    scripts/fuzz-replay.sh $(FUZZ_NAMES)
+
 deps:
 	@scripts/deps.sh
 
@@ -98,7 +132,7 @@ deps:
 # integration tests against the real perf.
 check: deps
 	@$(MAKE) --no-print-directory all workloads $(BUILD)/san/vmprof $(UNIT_BINS) $(SAN_UNIT_BINS)
-	@$(MAKE) --no-print-directory check-unit check-unit-san check-integration
+	@$(MAKE) --no-print-directory check-unit check-unit-san check-fuzz-regress check-integration
 
 check-unit: $(UNIT_BINS)
 	@scripts/run-unit.sh $(UNIT_BINS)

@@ -167,18 +167,18 @@ static void print_event(const struct vp_comparison *c, const struct vp_cmp_event
 	       vp_rank_name(c->rank), c->value == VP_VALUE_SAMPLES ? "samples" : "period");
 	/* column heads carry the side labels */
 	for (int s = 0; s < 2; s++) {
-		int w = sw[s] + pw[s] + 8 + 4;
+		int w = sw[s] + pw[s] + 7 + 4;	/* two gaps of 2, "100.00%" */
 		printf("%s%-*.*s", s ? "  " : "# ", w, w, c->label[s]);
 	}
 	printf("\n# ");
 	for (int s = 0; s < 2; s++)
-		printf("%s%*s  %*s  %6s", s ? "  " : "", sw[s], "Samples", pw[s], "Period", "Share");
+		printf("%s%*s  %*s  %7s", s ? "  " : "", sw[s], "Samples", pw[s], "Period", "Share");
 	printf("  %*s  %8s  Symbol\n", rw, "Ratio", "Delta pp");
 	for (size_t i = 0; i < e->nrows; i++) {
 		const struct vp_cmp_row *r = &e->rows[i];
 		printf("  ");
 		for (int s = 0; s < 2; s++)
-			printf("%s%*" PRIu64 "  %*" PRIu64 "  %5.2f%%", s ? "  " : "", sw[s], r->samples[s],
+			printf("%s%*" PRIu64 "  %*" PRIu64 "  %6.2f%%", s ? "  " : "", sw[s], r->samples[s],
 			       pw[s], r->period[s], 100.0 * vp_cmp_share(e, r, s, c->value));
 		ratio_text(buf, sizeof(buf), r, c->value);
 		int n = full ? (int)strlen(r->symbol) : (int)vp_symbol_display_len(r->symbol);
@@ -265,6 +265,9 @@ int cmd_compare(int argc, char **argv)
 		glo.symfs = a.g_symfs;
 	if (load_both(argv[i], argv[i + 1], &a.lo, &glo, side) != 0)
 		goto out;
+	for (int s = 0; s < 2; s++)
+		if (!side[s]->ntables)
+			vp_warn("'%s' holds no samples: every row is the other side's only", argv[i + s]);
 	for (size_t e = 0; e < a.nevents; e++)
 		if (!vp_profile_find(side[0], a.events[e]) && !vp_profile_find(side[1], a.events[e])) {
 			vp_cmd_failf("compare", "no event '%s' in '%s' or '%s'", a.events[e], argv[i],

@@ -861,6 +861,12 @@ static int mapped_next(struct walk *w, uint64_t *off, const struct perf_event_he
 		return 0;
 	if (end - *off < sizeof(h))
 		return -EPIPE;
+	/* perf writes every record at an 8-byte boundary; one that is not was
+	 * reached through a damaged size or data offset */
+	if (*off % 8)
+		return vp_errorf(err, -EINVAL, "'%s': record at offset %llu is not 8-byte aligned "
+				 "(a damaged record size or data offset)", w->pd->path,
+				 (unsigned long long)*off);
 	memcpy(&h, w->map + *off, sizeof(h));
 	if (h.size < sizeof(h))
 		return vp_errorf(err, -EINVAL, "'%s': record of size %u at offset %llu (type %u)",

@@ -114,13 +114,6 @@ int vp_pdw_write(struct vp_pdw *w, const void *rec, size_t len)
 	return put(w, rec, len);
 }
 
-int vp_pdw_flush(struct vp_pdw *w)
-{
-	if (!w->failed && fflush(w->f) != 0)
-		w->failed = errno ? errno : EIO;
-	return w->failed ? -w->failed : 0;
-}
-
 size_t vp_pdw_trailer_size(const struct vp_pdw *w)
 {
 	return w->trailer;
@@ -187,6 +180,18 @@ static void put_string(struct vp_pdw *w, const char *s)
 	put(w, &padded, 4);
 	put(w, s, len);
 	put(w, zero, padded - len);
+}
+
+int vp_pdw_sync(struct vp_pdw *w)
+{
+	struct vp_perf_file_header h = w->hdr;
+	long pos = ftell(w->f);
+
+	h.data.size = w->data_size;
+	if (fflush(w->f) != 0 || pwrite(fileno(w->f), &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    pos < 0 || fseek(w->f, pos, SEEK_SET) != 0)
+		return -(w->failed = errno ? errno : EIO);
+	return 0;
 }
 
 int vp_pdw_finish(struct vp_pdw *w, const struct vp_pdw_features *f, struct vp_error *err)
@@ -262,7 +267,7 @@ int vp_pdw_finish(struct vp_pdw *w, const struct vp_pdw_features *f, struct vp_e
 			put(w, f->vmprof_meta, strlen(f->vmprof_meta) + 1);
 			break;
 		case VP_FEAT_VMPROF_SYMS:
-			put(w, f->vmprof_syms, f->vmprof_syms_size);
+			put(w, f->vmprof_syms, strlen(f->vmprof_syms) + 1);
 			break;
 		}
 		sec[i].size = (uint64_t)ftell(w->f) - sec[i].offset;

@@ -303,7 +303,8 @@ int vp_portsyms_parse(const void *data, size_t size, struct vp_portsyms **out,
 		      struct vp_error *err)
 {
 	struct vp_portsyms *p = calloc(1, sizeof(*p));
-	const char *cur = data, *end = cur + size;
+	/* The writer ends the text with a NUL: the section is a C string. */
+	const char *cur = data, *end = cur + strnlen(data, size);
 	char *buf = malloc(NAME_MAX_LEN + 128);
 	const char *line;
 	int r = 0, bad = 0;

@@ -742,10 +742,9 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 	size_t syms_size = 0;
 	struct vp_error serr = { 0 };
 	struct vp_session_opts so = { NULL, NULL, o->guest_kallsyms, o->guest_modules, 1 };
-	if (vp_pdw_flush(r.w) == 0 &&
+	if (vp_pdw_sync(r.w) == 0 &&
 	    vp_portsyms_collect(partial, &so, &syms, &syms_size, &serr) == 0) {
 		feat.vmprof_syms = syms;
-		feat.vmprof_syms_size = syms_size;
 	} else {
 		vp_warn("no portable symbols stored (the file needs the recorded binaries to "
 			"resolve): %s", serr.msg[0] ? serr.msg : "cannot write the data");

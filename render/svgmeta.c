@@ -1,7 +1,8 @@
 /* SVG enrichment with libxml2: cairo's SVG gets a viewBox, a <title> and a
  * <desc> for screen readers, and an invisible layer of the bars and slices
- * with a <title> each (hover tooltips with the full name and exact values)
- * plus the text boxes, so tests and tools can read the geometry back. */
+ * with a <title> each (hover tooltips with the full name and exact values),
+ * the text boxes cairo measured (so tests and tools can read the geometry
+ * back), and the words themselves as transparent <text>. */
 #include "render_internal.h"
 
 #include <errno.h>
@@ -120,7 +121,7 @@ int vp_svg_enrich(const char *svg, size_t len, const struct marks *m, const char
 		  const char *desc, double w, double h, char **out, size_t *out_len)
 {
 	xmlDocPtr doc;
-	xmlNodePtr root, data, texts, first;
+	xmlNodePtr root, data, texts, words, first;
 	xmlChar *mem = NULL;
 	int size = 0;
 	char vb[128], d[1024];
@@ -167,6 +168,12 @@ int vp_svg_enrich(const char *svg, size_t len, const struct marks *m, const char
 	texts = xmlNewChild(root, root->ns, BAD_CAST "g", NULL);
 	xmlSetProp(texts, BAD_CAST "id", BAD_CAST "vmprof-text");
 	xmlSetProp(texts, BAD_CAST "visibility", BAD_CAST "hidden");
+	/* cairo draws glyphs as shapes; this transparent copy keeps the words
+	 * as text a browser can find, select and copy */
+	words = xmlNewChild(root, root->ns, BAD_CAST "g", NULL);
+	xmlSetProp(words, BAD_CAST "id", BAD_CAST "vmprof-words");
+	xmlSetProp(words, BAD_CAST "fill-opacity", BAD_CAST "0");
+	xmlSetProp(words, BAD_CAST "font-family", BAD_CAST "DejaVu Sans");
 	for (size_t i = 0; i < m->n; i++) {
 		const struct mark *k = &m->v[i];
 		xmlNodePtr n;
@@ -192,8 +199,20 @@ int vp_svg_enrich(const char *svg, size_t len, const struct marks *m, const char
 			xmlSetProp(n, BAD_CAST "data-side", BAD_CAST(k->side ? "guest" : "host"));
 		if (k->kind != MARK_TEXT)
 			set_num(n, "data-value", k->value);
-		if (k->title)
+		if (k->kind == MARK_TEXT && k->title) {
+			xmlChar *t = clean(k->title);
+			xmlSetProp(n, BAD_CAST "data-text", t);
+			xmlNodePtr w = xmlNewChild(words, root->ns, BAD_CAST "text", NULL);
+			set_num(w, "x", k->x);
+			set_num(w, "y", k->baseline);
+			set_num(w, "font-size", k->font_size);
+			if (k->bold)
+				xmlSetProp(w, BAD_CAST "font-weight", BAD_CAST "bold");
+			xmlNodeAddContent(w, t);
+			free(t);
+		} else if (k->title) {
 			add_text_child(n, "title", k->title);
+		}
 	}
 	xmlDocDumpFormatMemoryEnc(doc, &mem, &size, "UTF-8", 0);
 	xmlFreeDoc(doc);

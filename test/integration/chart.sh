@@ -45,6 +45,22 @@ grep -q "bare" two/cpu-clock-bar.svg || fail "--labels not used"
 "$VMPROF" chart --top 2 --sort ratio --format svg -o named vmprof.cmp.xml 2>/dev/null || fail "chart FILE failed"
 expect_eq "bars for --top 2" "$(grep -c 'class="bar"' named/cpu-clock-bar.svg)" 4
 
+# a comparison saved as CSV draws the same bars as its XML; python's csv module
+# (not our reader) says how many rows the event has
+"$VMPROF" compare "${S[@]}" --top 0 --format csv -o full.xml "$F/weights.data" "$F/cxx.data" > cmp.csv 2>/dev/null ||
+	fail "compare --format csv failed"
+rows=$(python3 -c 'import csv,sys; print(sum(1 for r in csv.DictReader(open(sys.argv[1])) if r["event"] == "cpu-clock"))' cmp.csv)
+"$VMPROF_SAN" chart --top 0 --format svg -o fromcsv cmp.csv 2>err || { cat err; fail "chart CSV failed"; }
+expect_eq "bars for every CSV row" "$(grep -c 'class="bar"' fromcsv/cpu-clock-bar.svg)" $((2 * rows))
+
+# every PDF and EPS of a HOST GUEST run opens in real readers, at another size
+"$VMPROF" chart "${S[@]}" --format pdf,eps --size 640x480 -o docs "$F/weights.data" "$F/cxx.data" 2>/dev/null ||
+	fail "chart --format pdf,eps failed"
+pdfinfo docs/cpu-clock-bar.pdf > info 2>&1 || { cat info; fail "pdfinfo rejects the sized PDF"; }
+grep -q "^Page size: *640 x" info || fail "--size not applied to the PDF: $(grep 'Page size' info)"
+gs -q -dNOPAUSE -dBATCH -dSAFER -sDEVICE=nullpage docs/cpu-clock-circle.eps > gs.out 2>&1 ||
+	{ cat gs.out; fail "ghostscript rejects the sized EPS"; }
+
 # bad input and unwritable output: exit 1, file named, nothing half-written
 printf '<vmprof-comparison version="1" key="sym" value="period" rank="max"><event name="x" rows="1"><row symbol="f" dso="" domain="." host-samples="-3"' > bad.xml
 expect_status 1 "$VMPROF_SAN" chart -o badout bad.xml

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -63,7 +65,7 @@ static struct vp_comparison *make(const char *const *names, const uint64_t (*v)[
 	return c;
 }
 
-struct box { double x, y, w, h, value; int side; };
+struct box { double x, y, w, h, value; int side; char text[600]; };
 
 static size_t read_marks(const char *path, const char *cls, struct box *out, size_t max)
 {
@@ -88,6 +90,14 @@ static size_t read_marks(const char *path, const char *cls, struct box *out, siz
 				xmlChar *s = xmlGetProp(r, BAD_CAST "data-side");
 				b->side = s && !xmlStrcmp(s, BAD_CAST "guest");
 				xmlFree(s);
+				s = xmlGetProp(r, BAD_CAST "data-text");
+				snprintf(b->text, sizeof(b->text), "%s", s ? (char *)s : "");
+				xmlFree(s);
+				if (r->children && r->children->type == XML_ELEMENT_NODE) {
+					xmlChar *t = xmlNodeGetContent(r->children);
+					snprintf(b->text, sizeof(b->text), "%s", t ? (char *)t : "");
+					xmlFree(t);
+				}
 				if (!strcmp(cls, "bar")) {	/* every bar carries its tooltip */
 					assert_non_null(r->children);
 					assert_string_equal((char *)r->children->name, "title");
@@ -115,7 +125,8 @@ static void no_text_overlaps(const char *svg)
 		}
 }
 
-static void render(struct vp_comparison *c, const char *sub, enum vp_chart_scale scale)
+static void render_sized(struct vp_comparison *c, const char *sub, enum vp_chart_scale scale,
+			 int width, int height, unsigned formats)
 {
 	struct vp_chart_opts o;
 	struct vp_error err = { 0 };
@@ -125,7 +136,17 @@ static void render(struct vp_comparison *c, const char *sub, enum vp_chart_scale
 	vp_chart_opts_init(&o);
 	o.outdir = out;
 	o.scale = scale;
+	if (width)
+		o.width = width;
+	o.height = height;
+	if (formats)
+		o.formats = formats;
 	assert_int_equal(vp_chart_render(c, &o, &err), 0);
+}
+
+static void render(struct vp_comparison *c, const char *sub, enum vp_chart_scale scale)
+{
+	render_sized(c, sub, scale, 0, 0, 0);
 }
 
 static const char *const names[] = {
@@ -297,6 +318,246 @@ static void edge_cases_draw_without_overlaps(void **state)
 	vp_comparison_free(c);
 }
 
+
+/* The tooltip of each bar and slice starts with the row's full name, exactly
+ * (libxml2 unescapes what the enrichment escaped), and holds its exact values. */
+static void tooltips_hold_full_names_and_exact_values(void **state)
+{
+	static const char *const tricky[] = {
+		"operator<<(std::ostream&, Foo<\"a\", 'b'> const&)",
+		"a & b<c, d>::e()",
+		"std::vector<std::pair<int, double>, std::allocator<std::pair<int, double>>>::_M_realloc_insert("
+		"__gnu_cxx::__normal_iterator<std::pair<int, double>*, std::vector<std::pair<int, double>>>, "
+		"std::pair<int, double>&&)",
+	};
+	static const uint64_t v[][2] = { { 123457, 98765 }, { 5, 0 }, { 77, 3000 } };
+	static struct box b[64];
+	struct vp_comparison *c = make(tricky, v, 3);
+	char path[256], want[64];
+	(void)state;
+
+	render(c, "titles", VP_SCALE_AUTO);
+	for (int kind = 0; kind < 2; kind++) {
+		snprintf(path, sizeof(path), "%s/titles/cpu-clock-%s.svg", dir, kind ? "circle" : "bar");
+		size_t n = read_marks(path, kind ? "slice" : "bar", b, 64);
+		assert_true(n >= (kind ? 5u : 6u));
+		size_t named = 0;
+		for (size_t i = 0; i < n; i++) {
+			const char *nl = strchr(b[i].text, '\n');
+			assert_non_null(nl);
+			if (!strncmp(b[i].text, "other", 5))
+				continue;
+			size_t row = 0;
+			while (row < 3 && strncmp(b[i].text, tricky[row], strlen(tricky[row])))
+				row++;
+			assert_true(row < 3);
+			assert_int_equal((size_t)(nl - b[i].text), strlen(tricky[row]));
+			snprintf(want, sizeof(want), "period %llu", (unsigned long long)v[row][b[i].side]);
+			assert_non_null(strstr(b[i].text, want));
+			named++;
+		}
+		assert_true(named >= 5);
+	}
+	FILE *f = fopen(path, "r");	/* and the file really escapes them */
+	char buf[1 << 16];
+	size_t len = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[len] = '\0';
+	fclose(f);
+	assert_non_null(strstr(buf, "a &amp; b&lt;c, d&gt;::e()"));
+	vp_comparison_free(c);
+}
+
+/* Text boxes of name labels: all distinct, left of the bars, no overlaps. */
+static void check_name_labels(const char *svg, size_t rows, double max_right)
+{
+	static struct box t[2000];
+	size_t n = read_marks(svg, "text-box", t, 2000), names = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (strncmp(t[i].text, "[.] ", 4))
+			continue;
+		names++;
+		assert_true(t[i].x >= -0.5);
+		assert_true(t[i].x + t[i].w <= max_right + 0.5);
+		for (size_t j = i + 1; j < n; j++)
+			if (!strcmp(t[i].text, t[j].text))
+				fail_msg("%s: two rows labelled '%s'", svg, t[i].text);
+	}
+	assert_int_equal(names, rows);
+	no_text_overlaps(svg);
+}
+
+/* 200-character C++ names that differ only in the middle: shortened, kept
+ * apart, the namespace start and function name end kept. */
+static void long_names_shorten_apart(void **state)
+{
+	static char buf[12][260];
+	static const char *nm[12];
+	static uint64_t v[12][2];
+	static struct box b[64];
+	char svg[256];
+	(void)state;
+
+	for (int i = 0; i < 12; i++) {
+		snprintf(buf[i], sizeof(buf[i]), "outer::inner::Widget<std::map<std::string, int>, %c>::"
+			 "very_long_member_function_name_that_goes_on_and_on_number_%02d_with_a_tail_"
+			 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx_end(int, char const*)",
+			 i < 6 ? 'A' : 'B', i % 6);
+		nm[i] = buf[i];
+		v[i][0] = 1000u * (uint64_t)(13 - i);
+		v[i][1] = 900u * (uint64_t)(13 - i);
+	}
+	assert_true(strlen(buf[0]) >= 200);
+	struct vp_comparison *c = make(nm, (const uint64_t(*)[2])v, 12);
+	render_sized(c, "long", VP_SCALE_AUTO, 700, 0, VP_FMT_SVG);
+	snprintf(svg, sizeof(svg), "%s/long/cpu-clock-bar.svg", dir);
+	assert_int_equal(read_marks(svg, "bar", b, 64), 24);
+	check_name_labels(svg, 12, b[0].x);
+	static struct box t[2000];
+	size_t n = read_marks(svg, "text-box", t, 2000);
+	for (size_t i = 0; i < n; i++)
+		if (!strncmp(t[i].text, "[.] ", 4)) {
+			assert_memory_equal(t[i].text, "[.] oute", 8);	/* the namespace start */
+			assert_non_null(strstr(t[i].text, "_end"));	/* the function name end */
+			assert_non_null(strstr(t[i].text, "\u2026"));
+			assert_null(strstr(t[i].text, "(int"));	/* parameters dropped first */
+		}
+	snprintf(svg, sizeof(svg), "%s/long/cpu-clock-circle.svg", dir);
+	check_name_labels(svg, 8, 700);	/* 8 colours, the rest in "other" */
+	vp_comparison_free(c);
+}
+
+/* The rules alone: a name too long for its column loses its templates first. */
+static void templates_go_before_the_middle_cut(void **state)
+{
+	static const char *const nm[] = {
+		"ns::detail::Parser<std::basic_string<char>, std::allocator<char>>::parse_expression(int) const",
+		"operator<<(std::ostream&, int)", "ns::f(int)", "ns::f(double)",
+	};
+	static const uint64_t v[][2] = { { 10, 20 }, { 5, 5 }, { 4, 4 }, { 3, 3 } };
+	static struct box t[2000];
+	struct vp_comparison *c = make(nm, v, 4);
+	char svg[256];
+	int seen = 0;
+	(void)state;
+
+	render_sized(c, "tmpl", VP_SCALE_AUTO, 800, 0, VP_FMT_SVG);
+	snprintf(svg, sizeof(svg), "%s/tmpl/cpu-clock-bar.svg", dir);
+	size_t n = read_marks(svg, "text-box", t, 2000);
+	for (size_t i = 0; i < n; i++) {
+		seen += !strcmp(t[i].text, "[.] ns::detail::Parser<\u2026>::parse_expression");
+		seen += !strcmp(t[i].text, "[.] operator<<");
+		/* overloads shown as perf shows them ("ns::f") would collide: parameters tell them apart */
+		seen += !strcmp(t[i].text, "[.] ns::f(int)") + !strcmp(t[i].text, "[.] ns::f(double)");
+	}
+	assert_int_equal(seen, 4);
+	vp_comparison_free(c);
+}
+
+/* An event only one side recorded: bars for both sides (zero on one), an
+ * empty ring that says so, nothing overlapping. */
+static void one_side_empty(void **state)
+{
+	static const uint64_t v[][2] = { { 500, 0 }, { 300, 0 }, { 1, 0 } };
+	static struct box b[64], t[2000];
+	struct vp_comparison *c = make(names, v, 3);
+	char svg[256];
+	int said = 0;
+	(void)state;
+
+	c->events[0].present[1] = 0;
+	c->events[0].total_period[1] = c->events[0].total_samples[1] = 0;
+	render(c, "empty", VP_SCALE_AUTO);
+	snprintf(svg, sizeof(svg), "%s/empty/cpu-clock-bar.svg", dir);
+	assert_int_equal(read_marks(svg, "bar", b, 64), 6);
+	check_name_labels(svg, 3, b[0].x);
+	snprintf(svg, sizeof(svg), "%s/empty/cpu-clock-circle.svg", dir);
+	no_text_overlaps(svg);
+	size_t n = read_marks(svg, "text-box", t, 2000);
+	for (size_t i = 0; i < n; i++)
+		said |= !strcmp(t[i].text, "not recorded");
+	assert_true(said);
+	assert_int_equal(read_marks(svg, "slice", b, 64), 4);	/* host: 3 named + other */
+	vp_comparison_free(c);
+}
+
+/* Many rows squeezed into a small --size: rows keep their minimum height. */
+static void small_size_never_overlaps(void **state)
+{
+	static char buf[40][64];
+	static const char *nm[40];
+	static uint64_t v[40][2];
+	static struct box b[128];
+	char svg[256];
+	(void)state;
+
+	for (int i = 0; i < 40; i++) {
+		snprintf(buf[i], sizeof(buf[i]), "function_%02d", i);
+		nm[i] = buf[i];
+		v[i][0] = 1000000u / (uint64_t)(i + 1);
+		v[i][1] = i % 3 ? 999999u / (uint64_t)(i + 1) : 0;
+	}
+	struct vp_comparison *c = make(nm, (const uint64_t(*)[2])v, 40);
+	render_sized(c, "small", VP_SCALE_LINEAR, 400, 200, VP_FMT_SVG | VP_FMT_PNG);
+	snprintf(svg, sizeof(svg), "%s/small/cpu-clock-bar.svg", dir);
+	assert_int_equal(read_marks(svg, "bar", b, 128), 80);
+	check_name_labels(svg, 40, b[0].x);
+	snprintf(svg, sizeof(svg), "%s/small/cpu-clock-circle.svg", dir);
+	no_text_overlaps(svg);
+	vp_comparison_free(c);
+}
+
+/* PDF and EPS carry no wall-clock date: the same comparison, the same bytes. */
+static void pdf_and_eps_are_deterministic(void **state)
+{
+	struct vp_comparison *c = make(names, linear_v, 6);
+	const char *files[] = { "cpu-clock-bar.pdf", "cpu-clock-bar.eps", "cpu-clock-circle.pdf",
+				"cpu-clock-circle.eps" };
+	char a[256], b[256];
+	(void)state;
+
+	char today[2][32], cmd[400];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	render_sized(c, "p1", VP_SCALE_AUTO, 0, 0, VP_FMT_PDF | VP_FMT_EPS);
+	render_sized(c, "p2", VP_SCALE_AUTO, 0, 0, VP_FMT_PDF | VP_FMT_EPS);
+	/* today's date as cairo would write it (ctime in EPS, D:YYYYMMDD in PDF) is nowhere */
+	localtime_r(&now, &tm);
+	strftime(today[0], sizeof(today[0]), "%a %b %e", &tm);
+	strftime(today[1], sizeof(today[1]), "D:%Y%m%d", &tm);
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(a, sizeof(a), "%s/p1/%s", dir, files[i]);
+		snprintf(b, sizeof(b), "%s/p2/%s", dir, files[i]);
+		assert_true(same_file(a, b));
+		for (int d = 0; d < 2; d++) {
+			snprintf(cmd, sizeof(cmd), "grep -aqF '%s' '%s'", today[d], a);
+			assert_int_not_equal(system(cmd), 0);
+		}
+	}
+	vp_comparison_free(c);
+}
+
+/* An output directory that cannot be made: an error naming it, no files. */
+static void unwritable_outdir_fails_cleanly(void **state)
+{
+	struct vp_comparison *c = make(names, linear_v, 6);
+	struct vp_chart_opts o;
+	struct vp_error err = { 0 };
+	char file[256], out[300];
+	(void)state;
+
+	snprintf(file, sizeof(file), "%s/plainfile", dir);
+	FILE *f = fopen(file, "w");
+	fclose(f);
+	snprintf(out, sizeof(out), "%s/sub", file);
+	vp_chart_opts_init(&o);
+	o.outdir = out;
+	assert_true(vp_chart_render(c, &o, &err) < 0);
+	assert_non_null(strstr(err.msg, out));
+	vp_comparison_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +566,13 @@ int main(void)
 		cmocka_unit_test(png_has_the_size_and_the_side_colours),
 		cmocka_unit_test(output_is_deterministic),
 		cmocka_unit_test(edge_cases_draw_without_overlaps),
+		cmocka_unit_test(tooltips_hold_full_names_and_exact_values),
+		cmocka_unit_test(long_names_shorten_apart),
+		cmocka_unit_test(templates_go_before_the_middle_cut),
+		cmocka_unit_test(one_side_empty),
+		cmocka_unit_test(small_size_never_overlaps),
+		cmocka_unit_test(pdf_and_eps_are_deterministic),
+		cmocka_unit_test(unwritable_outdir_fails_cleanly),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -98,7 +98,7 @@ static void guest_kallsyms_travel_with_the_file(void **state)
 	put_sample(w, PERF_RECORD_MISC_GUEST_KERNEL, 0xffffffff81002004ull, 200);
 	put_sample(w, PERF_RECORD_MISC_GUEST_USER, 0x400123, 300);
 	assert_int_equal(vp_pdw_finished_round(w), 0);
-	assert_int_equal(vp_pdw_flush(w), 0);
+	assert_int_equal(vp_pdw_sync(w), 0);
 
 	struct vp_session_opts so = { .guest_kallsyms = ks };
 	assert_int_equal(vp_portsyms_collect(path, &so, &text, &size, &err), 0);
@@ -106,9 +106,9 @@ static void guest_kallsyms_travel_with_the_file(void **state)
 	assert_non_null(strstr(text, "guest_entry"));
 	assert_non_null(strstr(text, "guest_idle"));
 	assert_null(strstr(text, "unused"));
+	assert_int_equal(strlen(text), size);
 	struct vp_pdw_features feat = { .hostname = "kvmhost", .nr_cpus_avail = 1,
-					.nr_cpus_online = 1, .vmprof_syms = text,
-					.vmprof_syms_size = size };
+					.nr_cpus_online = 1, .vmprof_syms = text };
 	assert_int_equal(vp_pdw_finish(w, &feat, &err), 0);
 	free(text);
 
@@ -148,8 +148,7 @@ static void kernel_of_another_release_resolves_from_the_file(void **state)
 	put_sample(w, PERF_RECORD_MISC_KERNEL, 0xffffffffc0001010ull, 12);
 	put_sample(w, PERF_RECORD_MISC_KERNEL, 0xffffffff81000300ull, 13);	/* covered by nothing */
 	struct vp_pdw_features feat = { .osrelease = "0.0.0-not-this-kernel", .nr_cpus_avail = 1,
-					.nr_cpus_online = 1, .vmprof_syms = syms,
-					.vmprof_syms_size = sizeof(syms) - 1 };
+					.nr_cpus_online = 1, .vmprof_syms = syms };
 	assert_int_equal(vp_pdw_finish(w, &feat, &err), 0);
 
 	struct vp_profile *p;
@@ -188,7 +187,7 @@ static void damaged_sections_parse_what_is_whole(void **state)
 		"vmprof-syms 1\ndso u - /bin/x\n1000 2000 q badflag\n",
 		"vmprof-syms 1\ndso u - /bin/x\n1000 2000 -\n",
 		"vmprof-syms 1\ndso u 0011223344556677889900112233445566778899aabb /bin/x\n",
-		"vmprof-syms 1\ndso u - /bin/x\n1000 2000 - ok\n\0garbage",
+		"vmprof-syms 1\ndso u - /bin/x\n1000 20\0" "00 - cut by a NUL\n",
 	};
 	struct vp_error err = { 0 };
 	struct vp_portsyms *p;
@@ -196,7 +195,7 @@ static void damaged_sections_parse_what_is_whole(void **state)
 
 	vp_set_warn_handler(count_warning, NULL);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
-		size_t len = strlen(bad[i]) + (i == 9 ? 8 : 0);
+		size_t len = strlen(bad[i]) + (i == 9 ? 19 : 0);
 		warnings = 0;
 		assert_int_equal(vp_portsyms_parse(bad[i], len, &p, &err), 0);
 		assert_int_equal(warnings, 1);
@@ -207,7 +206,7 @@ static void damaged_sections_parse_what_is_whole(void **state)
 	static const char good[] = "vmprof-syms 1\ndso u 0a0b /bin/x\n1000 1010 - main\n"
 				   "1020 1030 p _ZN2ns1fEv\n";
 	warnings = 0;
-	assert_int_equal(vp_portsyms_parse(good, sizeof(good) - 1, &p, &err), 0);
+	assert_int_equal(vp_portsyms_parse(good, sizeof(good), &p, &err), 0);	/* NUL included */
 	assert_int_equal(warnings, 0);
 	const struct vp_portsyms_dso *d = vp_portsyms_find(p, VP_PORTSYMS_USER, "/bin/x");
 	assert_non_null(d);

@@ -1,0 +1,101 @@
+/* One chart in one format, drawn onto the matching cairo surface in memory:
+ * image (PNG), SVG, PDF or EPS. Everything that would make two runs differ is
+ * pinned: cairo's dates, and the fonts (text.c). */
+#include "render_internal.h"
+
+#include <cairo-pdf.h>
+#include <cairo-ps.h>
+#include <cairo-svg.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cairo_status_t mem_write(void *closure, const unsigned char *data, unsigned int len)
+{
+	struct vp_membuf *b = closure;
+
+	if (b->n + len > b->cap) {
+		size_t cap = b->cap ? b->cap : 65536;
+		while (cap < b->n + len)
+			cap *= 2;
+		unsigned char *p = realloc(b->p, cap);
+		if (!p) {
+			b->oom = 1;
+			return CAIRO_STATUS_WRITE_ERROR;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, data, len);
+	b->n += len;
+	return CAIRO_STATUS_SUCCESS;
+}
+
+/* cairo 1.16 has no metadata call for PostScript and writes the wall-clock
+ * time as %%CreationDate; the comment is optional in DSC, so drop it. */
+static void eps_drop_date(struct vp_membuf *b)
+{
+	static const char key[] = "\n%%CreationDate:";
+	size_t head = b->n < 2048 ? b->n : 2048;
+
+	for (size_t i = 0; i + sizeof(key) - 1 <= head; i++) {
+		if (memcmp(b->p + i, key, sizeof(key) - 1))
+			continue;
+		size_t end = i + 1;
+		while (end < b->n && b->p[end] != '\n')
+			end++;
+		memmove(b->p + i, b->p + end, b->n - end);
+		b->n -= end - i;
+		return;
+	}
+}
+
+int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+		     const struct vp_chart_opts *o, unsigned kind, unsigned fmt, struct vp_membuf *b,
+		     struct marks *m, double *wp, double *hp)
+{
+	double w = o->width > 0 ? o->width : 1000;
+	double h = kind == VP_CHART_BAR ? vp_bar_height(e, o) : vp_circle_height(e, o);
+	cairo_surface_t *s;
+	struct canvas c = { NULL, w, h, m };
+	int r;
+
+	*wp = w;
+	*hp = h;
+	if (fmt == VP_FMT_PNG) {
+		double k = o->dpi > 0 ? o->dpi / 96.0 : 1;
+		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(w * k), (int)ceil(h * k));
+		c.cr = cairo_create(s);
+		cairo_scale(c.cr, k, k);
+	} else if (fmt == VP_FMT_SVG) {
+		s = cairo_svg_surface_create_for_stream(mem_write, b, w, h);
+		cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+		c.cr = cairo_create(s);
+	} else if (fmt == VP_FMT_PDF) {
+		s = cairo_pdf_surface_create_for_stream(mem_write, b, w, h);
+		/* a fixed date: the same comparison gives the same file */
+		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, "2000-01-01T00:00:00Z");
+		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "vmprof");
+		c.cr = cairo_create(s);
+	} else {
+		s = cairo_ps_surface_create_for_stream(mem_write, b, w, h);
+		cairo_ps_surface_set_eps(s, 1);
+		c.cr = cairo_create(s);
+	}
+	cairo_set_source_rgb(c.cr, 1, 1, 1);
+	cairo_paint(c.cr);
+	r = kind == VP_CHART_BAR ? vp_draw_bar(&c, cmp, e, o) : vp_draw_circle(&c, cmp, e, o);
+	if (cairo_status(c.cr) != CAIRO_STATUS_SUCCESS && r >= 0)
+		r = -ENOMEM;
+	cairo_destroy(c.cr);
+	if (fmt == VP_FMT_PNG && r >= 0 && cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
+		cairo_surface_write_to_png_stream(s, mem_write, b);
+	cairo_surface_finish(s);
+	if (r >= 0 && (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS || b->oom))
+		r = -ENOMEM;
+	cairo_surface_destroy(s);
+	if (r >= 0 && fmt == VP_FMT_EPS)
+		eps_drop_date(b);
+	return r;
+}

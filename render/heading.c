@@ -1,0 +1,95 @@
+/* What every chart says on top: the event and the workload in the title; in
+ * the subtitle how much of each run the chart shows, how it is ranked, and
+ * the machines (hypervisor, steal time) when the recordings know them. */
+#include "render_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *vp_value_name(const struct vp_comparison *cmp)
+{
+	return cmp->value == VP_VALUE_SAMPLES ? "samples" : "period";
+}
+
+/* The command recorded, without the recorder's own options ("perf record -g -- ./a" -> "./a"). */
+static const char *workload(const struct vp_profile_meta *m)
+{
+	const char *s = m->cmdline, *dd;
+
+	if (!s || !*s)
+		return NULL;
+	dd = strstr(s, " -- ");
+	return dd ? dd + 4 : s;
+}
+
+void vp_chart_title(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+		    const struct vp_chart_opts *o, char *buf, size_t size)
+{
+	const char *w0 = workload(&cmp->meta[0]), *w1 = workload(&cmp->meta[1]);
+	const char *w = w0 && w1 && strcmp(w0, w1) ? NULL : w0 ? w0 : w1;
+
+	if (o->title)
+		snprintf(buf, size, "%s", o->title);
+	else if (w)
+		snprintf(buf, size, "%s of %s: %s vs %s", e->name, w, cmp->label[0], cmp->label[1]);
+	else
+		snprintf(buf, size, "%s: %s vs %s", e->name, cmp->label[0], cmp->label[1]);
+}
+
+double vp_draw_heading(struct canvas *c, const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+		       const struct vp_chart_opts *o)
+{
+	cairo_t *cr = c->cr;
+	char buf[1024], sub[1024], fit[1024];
+	double cover[2] = { 0, 0 }, y = 48;
+	size_t n = 0;
+
+	vp_chart_title(cmp, e, o, buf, sizeof(buf));
+	vp_font(cr, 17, 1);
+	vp_set_rgb(cr, &vp_ink_rgb);
+	vp_fit(cr, buf, c->w - 32, fit, sizeof(fit));
+	vp_text(c, fit, 16, 28, 0);
+
+	/* What is shown of what: top N of M, and how much of each run that is. */
+	for (size_t i = 0; i < e->nrows; i++)
+		for (int s = 0; s < 2; s++)
+			cover[s] += vp_cmp_share(e, &e->rows[i], s, cmp->value);
+	n += (size_t)snprintf(sub + n, sizeof(sub) - n, "top %zu of %zu functions (%.0f%% of %s, %.0f%% of %s), "
+			      "ranked by %s", e->nrows, e->total_rows, 100 * cover[0], cmp->label[0],
+			      100 * cover[1], cmp->label[1], vp_rank_name(cmp->rank));
+	if (e->side_name[0] && e->side_name[1] && strcmp(e->side_name[0], e->side_name[1]))
+		snprintf(sub + n, sizeof(sub) - n, "; events differ: %s %s, %s %s", cmp->label[0],
+			 e->side_name[0], cmp->label[1], e->side_name[1]);
+	vp_font(cr, 11, 0);
+	vp_set_rgb(cr, &vp_ink_rgb);
+	vp_fit(cr, sub, c->w - 32, fit, sizeof(fit));
+	vp_text(c, fit, 16, y, 0);
+
+	/* The machines, when known: the hypervisor and what the host took away. */
+	n = 0;
+	sub[0] = '\0';
+	for (int s = 0; s < 2; s++) {
+		const struct vp_profile_meta *m = &cmp->meta[s];
+		int hv = m->hypervisor && *m->hypervisor, st = m->steal_time >= 0;
+		if (!hv && !st)
+			continue;
+		n += (size_t)snprintf(sub + n, sizeof(sub) - n, "%s%s:", n ? "; " : "", cmp->label[s]);
+		if (hv && n < sizeof(sub))
+			n += (size_t)snprintf(sub + n, sizeof(sub) - n, " hypervisor %s%s", m->hypervisor,
+					      st ? "," : "");
+		if (st && n < sizeof(sub)) {
+			n += (size_t)snprintf(sub + n, sizeof(sub) - n, " steal time %.2f s", m->steal_time);
+			if (m->cpu_time > 0 && n < sizeof(sub))
+				n += (size_t)snprintf(sub + n, sizeof(sub) - n, " (%.1f%% of its CPU time)",
+						      100 * m->steal_time / m->cpu_time);
+		}
+		if (n >= sizeof(sub))
+			break;
+	}
+	if (sub[0]) {
+		y += 16;
+		vp_fit(cr, sub, c->w - 32, fit, sizeof(fit));
+		vp_text(c, fit, 16, y, 0);
+	}
+	return y + 24;
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Replay the committed seeds and regression inputs of each fuzz target through
+# its ASan build; and the truncation and byte-flip sweeps over a perf.data.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+fail=0
+run() {	# run NAME CMD...
+	local out
+	if out=$("$@" 2>&1); then
+		printf 'PASS  fuzz-replay %-28s %s\n' "$1" "$(tail -1 <<< "$out")"
+	else
+		printf 'FAIL  fuzz-replay %s\n%s\n' "$*" "$(tail -40 <<< "$out")"
+		fail=1
+	fi
+}
+for t in "$@"; do
+	files=("$top/test/fuzz/corpus/$t"/* "$top/test/fuzz/regress/$t"/*)
+	inputs=()
+	for f in "${files[@]}"; do [ -f "$f" ] && inputs+=("$f"); done
+	run "$build/san/replay_$t" "${inputs[@]}"
+done
+# every cut and every flipped header byte of a small recording: reads, recovers or fails cleanly
+run "$build/san/replay_perfdata" --truncate "$top/test/fixtures/multi.data"
+run "$build/san/replay_perfdata" --flip "$top/test/fixtures/weights.data" 4096
+run "$build/san/replay_perfdata" --truncate "$top/test/fixtures/pipe.data"
+exit $fail
