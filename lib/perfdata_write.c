@@ -182,6 +182,13 @@ static void put_string(struct vp_pdw *w, const char *s)
 	put(w, zero, padded - len);
 }
 
+int vp_pdw_flush(struct vp_pdw *w)
+{
+	if (!w->failed && fflush(w->f) != 0)
+		w->failed = errno ? errno : EIO;
+	return w->failed ? -w->failed : 0;
+}
+
 int vp_pdw_sync(struct vp_pdw *w)
 {
 	struct vp_perf_file_header h = w->hdr;

@@ -29,6 +29,7 @@
 #include "session.h"
 
 #define MAX_CPUS 4096
+#define DRAIN_MS 250
 
 static volatile sig_atomic_t stop_flag;
 static int wake_fd = -1;
@@ -673,18 +674,24 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 			pf[np++] = (struct pollfd){ wake[0], POLLIN, 0 };
 		if (pidfd >= 0)
 			pf[np++] = (struct pollfd){ pidfd, POLLIN, 0 };
-		int timeout = -1;
+		/* Besides the watermark wakeups, a pass every DRAIN_MS: a quarter
+		 * buffer can take seconds to fill at low rates, and what is still in
+		 * the ring or in stdio is lost when the recorder is killed. */
+		int timeout = DRAIN_MS;
 		if (o->duration > 0) {
 			double left = o->duration - (now() - t0);
-			timeout = left <= 0 ? 0 : (int)(left * 1000) + 1;
+			int ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
+			timeout = ms < timeout ? ms : timeout;
 		} else if (pidfd < 0 && child > 0) {
 			timeout = 100;	/* no pidfd (old kernel): look for the child now and then */
 		}
 		poll(pf, np, timeout);
 		if (drain(&r, &any) < 0)
 			break;
-		if (any)
+		if (any) {
 			vp_pdw_finished_round(r.w);
+			vp_pdw_flush(r.w);	/* a killed recording keeps every whole round */
+		}
 		if (stop_flag || (o->duration > 0 && now() - t0 >= o->duration))
 			done = 1;
 		if (child > 0) {
