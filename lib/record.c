@@ -57,6 +57,8 @@ struct rec {
 	int *cpus;
 	size_t ncpus;
 	pid_t *targets;		/* pids/tids to open for; { -1 } system-wide */
+	pid_t *procs;		/* -p: the processes as listed (their threads are in targets) */
+	size_t nprocs;
 	size_t ntargets;
 	int *fds;		/* nev x ncpus x ntargets */
 	size_t nfds;
@@ -315,13 +317,32 @@ static void synth_existing(struct rec *r)
 				synth_process(r, atoi(de->d_name));
 		if (d)
 			closedir(d);
-	} else {
-		for (size_t i = 0; i < r->ntargets; i++)
-			synth_process(r, r->targets[i]);
+	} else {	/* per process: its threads' names and its maps, once */
+		for (size_t i = 0; i < r->nprocs; i++)
+			synth_process(r, r->procs[i]);
 	}
 }
 
 /* ---- targets ---- */
+
+/* -p ends when every listed process has: a zombie counts as gone. */
+static int any_alive(const struct rec *r)
+{
+	for (size_t i = 0; i < r->nprocs; i++) {
+		char path[64], buf[512];
+		FILE *f;
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)r->procs[i]);
+		if (!(f = fopen(path, "r")))
+			continue;
+		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		const char *paren = strrchr(buf, ')');
+		if (paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X')
+			return 1;
+	}
+	return 0;
+}
 
 static int add_target(struct rec *r, pid_t p)
 {
@@ -355,6 +376,14 @@ static int pid_targets(struct rec *r, const char *list)
 			rc = vp_errorf(r->err, -ESRCH, "-p: no process %ld", pid);
 			break;
 		}
+		pid_t *pv = realloc(r->procs, (r->nprocs + 1) * sizeof(*pv));
+		if (!pv) {
+			closedir(d);
+			rc = vp_errorf(r->err, -ENOMEM, "out of memory");
+			break;
+		}
+		r->procs = pv;
+		pv[r->nprocs++] = (pid_t)pid;
 		while ((de = readdir(d)) && rc >= 0)
 			if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
 				rc = add_target(r, atoi(de->d_name));
@@ -513,6 +542,7 @@ static void cleanup(struct rec *r)
 	free(r->fds);
 	free(r->rings);
 	free(r->targets);
+	free(r->procs);
 	free(r->cpus);
 	free(r->ev);
 	free(r->copy);
@@ -694,6 +724,8 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 		}
 		if (stop_flag || (o->duration > 0 && now() - t0 >= o->duration))
 			done = 1;
+		if (r.nprocs && !o->argv && !o->system_wide && !any_alive(&r))
+			done = 1;	/* as perf record -p: the processes are gone */
 		if (child > 0) {
 			struct rusage ru;
 			pid_t w = wait4(child, &status, WNOHANG, &ru);
