@@ -24,6 +24,8 @@ struct vp_pdw_features {
 	char *const *argv;		/* the command line perf shows as "cmdline" */
 	const char *vmprof_meta;	/* key=value lines (VP_FEAT_VMPROF_META), or NULL */
 	const char *vmprof_syms;	/* portable symbols (VP_FEAT_VMPROF_SYMS), or NULL */
+	const void *build_ids;		/* HEADER_BUILD_ID records (portsyms.h), or NULL */
+	size_t build_ids_size;
 	const void *tracing_data;	/* HEADER_TRACING_DATA blob, needed with tracepoints */
 	size_t tracing_size;
 };

@@ -169,8 +169,90 @@ static void write_text(struct collector *c, FILE *f)
 	}
 }
 
+int vp_kernel_build_id(uint8_t id[20], size_t *size)
+{
+	uint8_t buf[4096];
+	FILE *f = fopen("/sys/kernel/notes", "r");
+	size_t n, off = 0;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	/* ELF notes: namesz, descsz, type, then name and desc, each 4-aligned */
+	while (off + 12 <= n) {
+		uint32_t namesz, descsz, type;
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		size_t name_off = off + 12, desc_off = name_off + ((namesz + 3) & ~3u);
+		if (namesz > n || descsz > n || desc_off + descsz > n)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 && !memcmp(buf + name_off, "GNU", 4) &&
+		    descsz > 0 && descsz <= 20) {
+			memcpy(id, buf + desc_off, descsz);
+			*size = descsz;
+			return 0;
+		}
+		off = desc_off + ((descsz + 3) & ~3u);
+	}
+	return -1;
+}
+
+/* perf's struct perf_record_header_build_id: header, pid, 24 bytes of id
+ * (20 + size + padding), the file name padded to 64 (NAME_ALIGN). */
+static void put_build_id(FILE *f, uint16_t cpumode, const uint8_t *id, size_t size, const char *name)
+{
+	static const uint8_t zero[64];
+	uint8_t idbuf[24] = { 0 };
+	uint32_t len = (uint32_t)strlen(name) + 1, padded = (len + 63) & ~63u;
+	struct perf_event_header h = { 0, (uint16_t)(cpumode | (1u << 15) /* BUILD_ID_SIZE */),
+				       (uint16_t)(8 + 4 + 24 + padded) };
+	int32_t pid = -1;	/* perf's HOST_KERNEL_ID: the host machine */
+
+	memcpy(idbuf, id, size);
+	idbuf[20] = (uint8_t)size;
+	fwrite(&h, sizeof(h), 1, f);
+	fwrite(&pid, 4, 1, f);
+	fwrite(idbuf, 24, 1, f);
+	fwrite(name, 1, len, f);
+	fwrite(zero, 1, padded - len, f);
+}
+
+static int build_id_blob(const struct collector *c, void **out, size_t *size)
+{
+	char *blob = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&blob, &len);
+	int kernel_done = 0;
+
+	if (!f)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->ndsos; i++) {
+		const struct cdso *d = &c->dsos[i];
+		uint8_t id[20];
+		size_t n;
+		if (!writable(d->name) || strlen(d->name) > 4000)
+			continue;
+		if (d->kind == VP_PORTSYMS_USER && d->build_id_size)
+			put_build_id(f, PERF_RECORD_MISC_USER, d->build_id, d->build_id_size, d->name);
+		else if (d->kind == VP_PORTSYMS_KERNEL && !kernel_done &&
+			 !strcmp(d->name, "[kernel.kallsyms]") && vp_kernel_build_id(id, &n) == 0) {
+			put_build_id(f, PERF_RECORD_MISC_KERNEL, id, n, d->name);
+			kernel_done = 1;
+		}
+	}
+	if (fclose(f) != 0) {
+		free(blob);
+		return -ENOMEM;
+	}
+	*out = blob;
+	*size = len;
+	return 0;
+}
+
 int vp_portsyms_collect(const char *path, const struct vp_session_opts *opts, char **text,
-			size_t *size, struct vp_error *err)
+			size_t *size, void **build_ids, size_t *build_ids_size, struct vp_error *err)
 {
 	struct collector c = { 0 };
 	struct vp_perfdata *pd = NULL;
@@ -182,6 +264,10 @@ int vp_portsyms_collect(const char *path, const struct vp_session_opts *opts, ch
 
 	*text = NULL;
 	*size = 0;
+	if (build_ids) {
+		*build_ids = NULL;
+		*build_ids_size = 0;
+	}
 	so.quiet = 1;
 	if ((r = vp_perfdata_open(path, &pd, err)) < 0)
 		return r;
@@ -199,6 +285,12 @@ int vp_portsyms_collect(const char *path, const struct vp_session_opts *opts, ch
 	}
 	write_text(&c, f);
 	if (fclose(f) != 0) {
+		free(*text);
+		*text = NULL;
+		r = vp_errorf(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	if (build_ids && build_id_blob(&c, build_ids, build_ids_size) < 0) {
 		free(*text);
 		*text = NULL;
 		r = vp_errorf(err, -ENOMEM, "out of memory");

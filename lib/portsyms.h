@@ -29,9 +29,14 @@ struct vp_session_opts;
 /* ---- writing (the recorder) ---- */
 
 /* Walk the perf.data file at path (finished or not), resolve every sample's
- * address and callchain with opts, and return the section text (malloc'd). */
+ * address and callchain with opts, and return the section text (malloc'd,
+ * NUL-terminated; size without the NUL). When build_ids is not NULL, it gets
+ * perf's HEADER_BUILD_ID records (malloc'd) for the objects with samples that
+ * have a build-id: user objects and the host kernel (/sys/kernel/notes). */
 int vp_portsyms_collect(const char *path, const struct vp_session_opts *opts, char **text,
-			size_t *size, struct vp_error *err);
+			size_t *size, void **build_ids, size_t *build_ids_size, struct vp_error *err);
+/* The running kernel's build-id from /sys/kernel/notes; 0 and *size set when found. */
+int vp_kernel_build_id(uint8_t id[20], size_t *size);
 
 /* ---- reading ---- */
 

@@ -778,18 +778,22 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 	feat.tracing_data = td;
 	/* Portable file: the symbols of every sampled address go in with it. */
 	char *syms = NULL;
+	void *bids = NULL;
 	size_t syms_size = 0;
 	struct vp_error serr = { 0 };
 	struct vp_session_opts so = { NULL, NULL, o->guest_kallsyms, o->guest_modules, 1 };
 	if (vp_pdw_sync(r.w) == 0 &&
-	    vp_portsyms_collect(partial, &so, &syms, &syms_size, &serr) == 0) {
+	    vp_portsyms_collect(partial, &so, &syms, &syms_size, &bids, &feat.build_ids_size,
+				&serr) == 0) {
 		feat.vmprof_syms = syms;
+		feat.build_ids = bids;	/* perf's own build-id table, for perf report */
 	} else {
 		vp_warn("no portable symbols stored (the file needs the recorded binaries to "
 			"resolve): %s", serr.msg[0] ? serr.msg : "cannot write the data");
 	}
 	rc = vp_pdw_finish(r.w, &feat, err);
 	free(syms);
+	free(bids);
 	r.w = NULL;
 	free(td);
 	free(meta);

@@ -101,7 +101,7 @@ static void guest_kallsyms_travel_with_the_file(void **state)
 	assert_int_equal(vp_pdw_sync(w), 0);
 
 	struct vp_session_opts so = { .guest_kallsyms = ks };
-	assert_int_equal(vp_portsyms_collect(path, &so, &text, &size, &err), 0);
+	assert_int_equal(vp_portsyms_collect(path, &so, &text, &size, NULL, NULL, &err), 0);
 	/* Only the symbols that cover samples are stored. */
 	assert_non_null(strstr(text, "guest_entry"));
 	assert_non_null(strstr(text, "guest_idle"));
