@@ -14,7 +14,7 @@
 
 enum {
 	OPT_KEY = 256, OPT_TOP, OPT_SORT, OPT_VALUE, OPT_LABELS, OPT_FORMAT, OPT_FULL,
-	OPT_NO_CSV_SAFE, OPT_G_KALLSYMS, OPT_G_SYMFS,
+	OPT_G_KALLSYMS, OPT_G_SYMFS,
 };
 
 static const char *const usage[] = { "[options] HOST GUEST", NULL };
@@ -30,7 +30,7 @@ static const struct vp_opt opts[] = {
 	{ "format", 0, "FMT", "table (default), csv or xml, on standard output", OPT_FORMAT },
 	{ "output", 'o', "FILE", "save the full comparison here (default vmprof.cmp.xml)", 'o' },
 	{ "full-names", 0, NULL, "show C++ parameter lists in symbol names", OPT_FULL },
-	{ "no-csv-safe", 0, NULL, "do not prefix ' to CSV cells starting with = + - @", OPT_NO_CSV_SAFE },
+	VP_CSV_SAFE_OPTIONS,
 	VP_LOAD_OPTIONS,
 	{ "guest-file-kallsyms", 0, "FILE", "kernel symbols for the GUEST input only: a copy of "
 	  "/proc/kallsyms from the machine it was recorded on", OPT_G_KALLSYMS },
@@ -88,24 +88,15 @@ static int on_opt(int id, const char *arg, void *ctx)
 					      "not '%s'", arg);
 		break;
 	case OPT_VALUE:
-		if (!strcmp(arg, "period"))
-			a->co.value = VP_VALUE_PERIOD;
-		else if (!strcmp(arg, "samples"))
-			a->co.value = VP_VALUE_SAMPLES;
-		else
+		if (vp_parse_value(arg, &a->co.value) < 0)
 			return vp_usage_error(&info, "--value is 'period' or 'samples', not '%s'", arg);
 		break;
-	case OPT_LABELS: {
-		const char *comma = strchr(arg, ',');
-		if (!comma || strchr(comma + 1, ',') || comma == arg || !comma[1] ||
-		    (size_t)(comma - arg) >= sizeof(a->labels[0]) || strlen(comma + 1) >= sizeof(a->labels[1]))
+	case OPT_LABELS:
+		if (vp_parse_labels(arg, a->labels) < 0)
 			return vp_usage_error(&info, "--labels wants two names, A,B, not '%s'", arg);
-		snprintf(a->labels[0], sizeof(a->labels[0]), "%.*s", (int)(comma - arg), arg);
-		snprintf(a->labels[1], sizeof(a->labels[1]), "%s", comma + 1);
 		a->co.label[0] = a->labels[0];
 		a->co.label[1] = a->labels[1];
 		break;
-	}
 	case OPT_FORMAT:
 		if (strcmp(arg, "table") && strcmp(arg, "csv") && strcmp(arg, "xml"))
 			return vp_usage_error(&info, "--format is table, csv or xml, not '%s'", arg);
@@ -113,10 +104,12 @@ static int on_opt(int id, const char *arg, void *ctx)
 		break;
 	case 'o': a->output = arg; break;
 	case OPT_FULL: a->full_names = 1; break;
-	case OPT_NO_CSV_SAFE: a->csv_safe = 0; break;
 	case OPT_G_KALLSYMS: a->g_kallsyms = arg; break;
 	case OPT_G_SYMFS: a->g_symfs = arg; break;
-	default: vp_load_opt(id, arg, &a->lo); break;
+	default:
+		if (!vp_csv_safe_opt(id, &a->csv_safe))
+			vp_load_opt(id, arg, &a->lo);
+		break;
 	}
 	return 0;
 }

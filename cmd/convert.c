@@ -9,7 +9,7 @@
 #include "options.h"
 #include "converters/formats.h"
 
-enum { OPT_NO_CSV_SAFE = 256, OPT_FULL, OPT_EVENT, OPT_VALUE };
+enum { OPT_FULL, OPT_EVENT, OPT_VALUE };
 
 static const char *const usage[] = {
 	"perf-report REPORT.txt [-o OUT.csv]", "split TABLE DIR",
@@ -19,7 +19,7 @@ static const char *const usage[] = {
 static const struct vp_opt opts[] = {
 	{ "output", 'o', "FILE", "write here instead of standard output (perf-report, folded)", 'o' },
 	{ "full-names", 0, NULL, "keep C++ parameter lists in symbol names", OPT_FULL },
-	{ "no-csv-safe", 0, NULL, "do not prefix ' to CSV cells starting with = + - @", OPT_NO_CSV_SAFE },
+	VP_CSV_SAFE_OPTIONS,
 	{ "event", 'e', "NAME", "folded: the event whose stacks to fold (default: the first)", OPT_EVENT },
 	{ "value", 0, "WHAT", "folded: count 'samples' (default) or sum 'period'", OPT_VALUE },
 	VP_LOAD_OPTIONS,
@@ -54,17 +54,15 @@ static int on_opt(int id, const char *arg, void *ctx)
 	switch (id) {
 	case 'o': a->output = arg; break;
 	case OPT_FULL: a->oo.full_names = 1; break;
-	case OPT_NO_CSV_SAFE: a->oo.csv_safe = 0; break;
 	case OPT_EVENT: a->fo.event = arg; break;
 	case OPT_VALUE:
-		if (!strcmp(arg, "samples"))
-			a->fo.value = VP_VALUE_SAMPLES;
-		else if (!strcmp(arg, "period"))
-			a->fo.value = VP_VALUE_PERIOD;
-		else
-			return vp_usage_error(&info, "--value is 'samples' or 'period', not '%s'", arg);
+		if (vp_parse_value(arg, &a->fo.value) < 0)
+			return vp_usage_error(&info, "--value is 'period' or 'samples', not '%s'", arg);
 		break;
-	default: vp_load_opt(id, arg, &a->lo); break;
+	default:
+		if (!vp_csv_safe_opt(id, &a->oo.csv_safe))
+			vp_load_opt(id, arg, &a->lo);
+		break;
 	}
 	return 0;
 }

@@ -44,6 +44,8 @@ PY
 grep -q "^\"cpu-clock\",\"'=HYPERLINK" out.csv || fail "a formula cell was not guarded"
 "$VMPROF" report --full-names --no-csv-safe --format csv in.csv > raw.csv 2>/dev/null
 grep -q '^"cpu-clock","=HYPERLINK' raw.csv || fail "--no-csv-safe still guards"
+"$VMPROF" report --full-names --no-csv-safe --csv-safe --format csv in.csv 2>/dev/null |
+	grep -q "^\"cpu-clock\",\"'=HYPERLINK" || fail "--csv-safe does not turn the guard back on"
 
 # The same for real C++ names from a recording.
 "$VMPROF" report "${S[@]}" --full-names --top 0 --format csv "$F/cxx.data" > cxx.csv 2>/dev/null
