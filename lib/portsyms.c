@@ -352,7 +352,7 @@ static int parse_dso(struct vp_portsyms_dso *d, const char *line)
 	if (sscanf(line, "dso %c %63s %n", &d->kind, bid, &off) != 2 || !off || !line[off])
 		return -1;
 	if (d->kind != VP_PORTSYMS_USER && d->kind != VP_PORTSYMS_KERNEL &&
-	    d->kind != VP_PORTSYMS_GUEST)
+	    d->kind != VP_PORTSYMS_GUEST && d->kind != VP_PORTSYMS_JIT)
 		return -1;
 	if (strcmp(bid, "-")) {
 		size_t len = strlen(bid);
@@ -371,7 +371,7 @@ static int parse_dso(struct vp_portsyms_dso *d, const char *line)
 		d->name = NULL;
 		return -ENOMEM;
 	}
-	/* perf leaves kernel names verbatim and demangles user ones. */
+	/* perf leaves kernel and JIT map names verbatim and demangles user ones. */
 	vp_symtab_set_demangle(d->tab, d->kind == VP_PORTSYMS_USER);
 	return 0;
 }

@@ -5,7 +5,7 @@
  *
  *   vmprof-syms 1
  *   dso KIND BUILDID NAME          KIND u (user object), k (host kernel or
- *   START END FLAG NAME            module), g (guest kernel or module);
+ *   START END FLAG NAME            module), g (guest kernel or module), j (JIT map);
  *   ...                            BUILDID hex or "-"; START END hex in the
  *                                  recording's address space (user: file
  *                                  offsets, as perf's tables); FLAG "p" for
@@ -23,6 +23,7 @@
 #define VP_PORTSYMS_USER 'u'
 #define VP_PORTSYMS_KERNEL 'k'
 #define VP_PORTSYMS_GUEST 'g'
+#define VP_PORTSYMS_JIT 'j'	/* a perf-PID.map: absolute addresses, names verbatim */
 
 struct vp_session_opts;
 

@@ -131,6 +131,8 @@ static struct vp_dso *dso_get(struct vp_session *s, const char *name, enum dso_k
 		memcpy(d->build_id, d->port->build_id, d->port->build_id_size);
 		d->build_id_size = d->port->build_id_size;
 	}
+	if (kind == DSO_JIT)
+		d->port = vp_portsyms_find(s->port, VP_PORTSYMS_JIT, name);
 	if (vp_u64map_put(&s->dsos_by_name, (uintptr_t)iname, d) < 0) {
 		free(d);
 		return NULL;
@@ -146,6 +148,13 @@ static void dso_load(struct vp_session *s, struct vp_dso *d)
 
 	d->loaded = 1;
 	if (d->kind == DSO_JIT) {
+		/* A JIT map has no build-id to check: the symbols the recording
+		 * resolved are preferred over a file of that name here (another
+		 * machine's /tmp may hold another process's map). */
+		if (d->port) {
+			d->use_port = 1;
+			return;
+		}
 		if (vp_perfmap_load(d->name, &d->jit, &err) < 0 && !s->opts.quiet)
 			vp_warn_once(d->name, "%s", err.msg);
 		return;
@@ -642,13 +651,14 @@ static void resolve_user(struct vp_session *s, uint32_t pid, uint64_t ip, struct
 	out->dso = d->name;
 	if (!d->loaded)
 		dso_load(s, d);
-	if (d->kind == DSO_JIT && d->jit) {
-		tab = d->jit;
-		sym = vp_symtab_find(tab, ip);
-	} else if (d->use_port) {
-		/* The recorder stored the table in perf's file-offset space. */
+	if (d->use_port) {
+		/* The recorder stored the table in perf's file-offset space (JIT:
+		 * absolute addresses, which is what pgoff = start gives). */
 		tab = d->port->tab;
 		sym = vp_symtab_find(tab, ip - map->start + map->pgoff);
+	} else if (d->kind == DSO_JIT && d->jit) {
+		tab = d->jit;
+		sym = vp_symtab_find(tab, ip);
 	} else if (d->elf && vp_elf_offset_to_addr(d->elf, ip - map->start + map->pgoff, &addr) == 0) {
 		tab = vp_elf_symtab(d->elf);
 		sym = vp_symtab_find(tab, addr);
@@ -658,7 +668,11 @@ static void resolve_user(struct vp_session *s, uint32_t pid, uint64_t ip, struct
 		const char *in = n ? vp_strpool_intern(s->pool, n) : NULL;
 		if (in)
 			out->symbol = in;
-		/* JIT maps are the process's own files, not objects to carry along. */
+		if (rs && d->kind == DSO_JIT) {
+			rs->tab = tab;
+			rs->sym = sym;
+			rs->kind = VP_PORTSYMS_JIT;
+		}
 		if (rs && d->kind == DSO_ELF && !(d->elf && vp_elf_is_kernel_module(d->elf))) {
 			size_t bsz = 0;
 			rs->tab = tab;

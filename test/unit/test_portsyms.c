@@ -42,10 +42,15 @@ struct sample_rec {
 	uint64_t period;
 };
 
+static void put_sample_pid(struct vp_pdw *w, uint16_t misc, uint64_t ip, uint64_t time, uint32_t pid)
+{
+	struct sample_rec s = { { PERF_RECORD_SAMPLE, misc, sizeof(s) }, ip, pid, pid, time, 0, 0, 1000 };
+	assert_int_equal(vp_pdw_write(w, &s, sizeof(s)), 0);
+}
+
 static void put_sample(struct vp_pdw *w, uint16_t misc, uint64_t ip, uint64_t time)
 {
-	struct sample_rec s = { { PERF_RECORD_SAMPLE, misc, sizeof(s) }, ip, 42, 42, time, 0, 0, 1000 };
-	assert_int_equal(vp_pdw_write(w, &s, sizeof(s)), 0);
+	put_sample_pid(w, misc, ip, time, 42);
 }
 
 static struct vp_pdw *open_file(const char *path, int guest)
@@ -167,6 +172,51 @@ static void kernel_of_another_release_resolves_from_the_file(void **state)
 	vp_profile_free(p);
 }
 
+/* A JIT's perf-PID.map is gone by the time the file is read elsewhere: the
+ * recording's own copy of the symbols it used names the samples. */
+static void jit_map_symbols_travel_with_the_file(void **state)
+{
+	const uint32_t pid = 3999999;	/* above any pid this machine hands out in a test */
+	char path[128], map[64];
+	struct vp_error err = { 0 };
+	struct vp_pdw *w;
+	char *text;
+	size_t size;
+	(void)state;
+
+	snprintf(map, sizeof(map), "/tmp/perf-%u.map", pid);
+	FILE *f = fopen(map, "w");
+	assert_non_null(f);
+	fputs("7f0000001000 100 jitted_hot\n7f0000002000 80 jitted_cold\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/jit.data", dir);
+	w = open_file(path, 0);
+	assert_int_equal(vp_pdw_mmap2(w, PERF_RECORD_MISC_USER, pid, pid, 0x7f0000000000ull, 0x10000, 0,
+				      7, 2, "//anon"), 0);
+	put_sample_pid(w, PERF_RECORD_MISC_USER, 0x7f0000001010ull, 10, pid);
+	put_sample_pid(w, PERF_RECORD_MISC_USER, 0x7f00000010f0ull, 11, pid);
+	put_sample_pid(w, PERF_RECORD_MISC_USER, 0x7f0000002010ull, 12, pid);
+	assert_int_equal(vp_pdw_sync(w), 0);
+	struct vp_session_opts so = { 0 };
+	assert_int_equal(vp_portsyms_collect(path, &so, &text, &size, NULL, NULL, &err), 0);
+	unlink(map);
+	assert_non_null(strstr(text, "jitted_hot"));
+	struct vp_pdw_features feat = { .nr_cpus_avail = 1, .nr_cpus_online = 1, .vmprof_syms = text };
+	assert_int_equal(vp_pdw_finish(w, &feat, &err), 0);
+	free(text);
+
+	struct vp_profile *p;
+	assert_int_equal(vp_profile_from_perfdata(path, NULL, &p, &err), 0);
+	const struct vp_row *r = row(p->tables[0], "jitted_hot", '.');
+	assert_non_null(r);
+	assert_int_equal(r->samples, 2);
+	assert_string_equal(r->dso, map);
+	r = row(p->tables[0], "jitted_cold", '.');
+	assert_non_null(r);
+	assert_int_equal(r->samples, 1);
+	vp_profile_free(p);
+}
+
 static int warnings;
 static void count_warning(const char *msg, void *ctx)
 {
@@ -227,6 +277,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(guest_kallsyms_travel_with_the_file),
 		cmocka_unit_test(kernel_of_another_release_resolves_from_the_file),
+		cmocka_unit_test(jit_map_symbols_travel_with_the_file),
 		cmocka_unit_test(damaged_sections_parse_what_is_whole),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
