@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/utsname.h>
+#include <unistd.h>
+#include <elf.h>
 
 #include "maps.h"
 #include "portsyms.h"
@@ -26,6 +29,7 @@ enum dso_kind {
 	DSO_GUEST_KERNEL,
 	DSO_GUEST_MODULE,
 	DSO_JIT,	/* /tmp/perf-PID.map */
+	DSO_VDSO,	/* [vdso]: this kernel's image (as perf extracts it) or the file's symbols */
 	DSO_NONE,	/* [heap], [stack], anonymous memory: nothing to resolve */
 };
 
@@ -133,11 +137,49 @@ static struct vp_dso *dso_get(struct vp_session *s, const char *name, enum dso_k
 	}
 	if (kind == DSO_JIT)
 		d->port = vp_portsyms_find(s->port, VP_PORTSYMS_JIT, name);
+	if (kind == DSO_VDSO)
+		d->port = vp_portsyms_find(s->port, VP_PORTSYMS_USER, name);
 	if (vp_u64map_put(&s->dsos_by_name, (uintptr_t)iname, d) < 0) {
 		free(d);
 		return NULL;
 	}
 	return d;
+}
+
+/* perf reads [vdso] samples from the vdso image of the kernel it runs on
+ * (copied out of its own address space): right when the file comes from this
+ * kernel. A recording's own [vdso] symbols serve anywhere. */
+static void vdso_load(struct vp_session *s, struct vp_dso *d)
+{
+	const uint8_t *img = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
+	char tmp[] = "/tmp/vmprof-vdso.XXXXXX";
+	struct vp_error err = { 0 };
+	size_t len = 0;
+	FILE *f;
+	int fd;
+
+	if (d->port) {
+		d->use_port = 1;
+		return;
+	}
+	if (!img || s->kernel_mismatch || memcmp(img, "\177ELF", 4) || img[4] != 2 /* ELFCLASS64 */)
+		return;
+	/* The image's extent: its section headers end it (they come last). */
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+	len = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (len < sizeof(*eh) || len > (1u << 20) || (fd = mkstemp(tmp)) < 0)
+		return;
+	f = fdopen(fd, "w");
+	if (f && fwrite(img, 1, len, f) == len && fclose(f) == 0) {
+		struct vp_elf_opts eo = { NULL, NULL };
+		if (vp_elf_open(tmp, NULL, 0, &eo, &d->elf, &err) < 0)
+			d->elf = NULL;
+	} else if (f) {
+		fclose(f);
+	} else {
+		close(fd);
+	}
+	unlink(tmp);
 }
 
 static void dso_load(struct vp_session *s, struct vp_dso *d)
@@ -157,6 +199,10 @@ static void dso_load(struct vp_session *s, struct vp_dso *d)
 		}
 		if (vp_perfmap_load(d->name, &d->jit, &err) < 0 && !s->opts.quiet)
 			vp_warn_once(d->name, "%s", err.msg);
+		return;
+	}
+	if (d->kind == DSO_VDSO) {
+		vdso_load(s, d);
 		return;
 	}
 	if (d->kind != DSO_ELF)
@@ -411,7 +457,9 @@ int vp_session_mmap(struct vp_session *s, const struct vp_mmap_event *m)
 		snprintf(jit, sizeof(jit), "/tmp/perf-%u.map", m->pid);
 		f = jit;
 		kind = DSO_JIT;
-	} else if (is_no_dso(f) || !strcmp(f, "[vdso]")) {
+	} else if (!strcmp(f, "[vdso]")) {
+		kind = DSO_VDSO;
+	} else if (is_no_dso(f)) {
 		kind = DSO_NONE;
 	}
 	map = (struct vp_map){ m->start, m->start + m->len, m->pgoff, dso_get(s, f, kind) };
@@ -673,7 +721,8 @@ static void resolve_user(struct vp_session *s, uint32_t pid, uint64_t ip, struct
 			rs->sym = sym;
 			rs->kind = VP_PORTSYMS_JIT;
 		}
-		if (rs && d->kind == DSO_ELF && !(d->elf && vp_elf_is_kernel_module(d->elf))) {
+		if (rs && (d->kind == DSO_ELF || d->kind == DSO_VDSO) &&
+		    !(d->elf && vp_elf_is_kernel_module(d->elf))) {
 			size_t bsz = 0;
 			rs->tab = tab;
 			rs->sym = sym;
