@@ -14,7 +14,9 @@ gcc -O1 -g -fno-omit-frame-pointer -o weights "$TOP/test/workloads/weights.c"
 perf report -i wrap.data --stdio --no-children -g none --sort dso,sym -n -t $'\x1f' > wrap.perf 2>/dev/null ||
 	fail "perf cannot read the file"
 "$VMPROF" report wrap.data > wrap.vmprof 2>/dev/null || fail "vmprof report"
-python3 "$TOP/test/perf_agree.py" wrap.perf wrap.vmprof || fail "perf and vmprof disagree"
+# kernel rows per dso: two kernel functions of one name (constprop clones) are one
+# row for vmprof and two for perf, which is the table model, not the recorder
+python3 "$TOP/test/perf_agree.py" wrap.perf wrap.vmprof --dso-only-kernel || fail "perf and vmprof disagree"
 perf script -i wrap.data --show-lost-events > script.out 2> script.err || { cat script.err; fail "perf script"; }
 grep -qi "error\|fail" script.err && { cat script.err; fail "perf script complained"; }
 perf_lost=$(awk '/PERF_RECORD_LOST lost/ { s += $NF } END { print s + 0 }' script.out)
