@@ -131,7 +131,9 @@ static void setup_attrs(struct rec *r)
 			a->sample_freq = o->freq ? o->freq : 4000;
 		}
 		a->disabled = 1;
-		a->enable_on_exec = cmd;
+		/* Only a command's own task events can wait for its exec; CPU-wide
+		 * events (-a) start when enabled, as perf's do. */
+		a->enable_on_exec = cmd && !o->system_wide;
 		a->inherit = !o->system_wide;
 		a->sample_id_all = 1;
 		if (i == 0) {	/* one event carries the task and mapping records */
@@ -307,7 +309,7 @@ static void synth_existing(struct rec *r)
 	if (text)	/* the kernel map; its pgoff locates _text (KASLR) */
 		vp_pdw_mmap2(r->w, PERF_RECORD_MISC_KERNEL, UINT32_MAX, 0, text, ~0ull - text, text, 5, 0,
 			     "[kernel.kallsyms]_text");
-	if (r->o->argv)
+	if (r->o->argv && !r->o->system_wide)
 		return;	/* the command's own records come from the kernel after exec */
 	if (r->o->system_wide) {
 		DIR *d = opendir("/proc");
@@ -632,7 +634,8 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 		close(go[0]);
 		close(fail[1]);
 		go[0] = fail[1] = -1;
-		add_target(&r, child);
+		/* -a -- CMD: the whole system while the command runs */
+		add_target(&r, o->system_wide ? -1 : child);
 		res->ran_command = 1;
 	} else if (o->pids) {
 		if ((rc = pid_targets(&r, o->pids)) < 0)
@@ -666,6 +669,11 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 	if (pipe2(wake, O_CLOEXEC | O_NONBLOCK) == 0)
 		wake_fd = wake[1];
 	t0 = now();
+	/* -a and -p count from now; a command's own events from its exec. With
+	 * -a -- CMD, enabled before the command is let go, so it is seen whole. */
+	if (!o->argv || o->system_wide)
+		for (size_t i = 0; i < r.nfds; i++)
+			ioctl(r.fds[i], PERF_EVENT_IOC_ENABLE, 0);
 	if (o->argv) {
 		pidfd = (int)syscall(SYS_pidfd_open, child, 0);
 		if (write(go[1], "g", 1) != 1) {
@@ -686,9 +694,6 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 			unlink(partial);
 			goto fail;
 		}
-	} else {
-		for (size_t i = 0; i < r.nfds; i++)
-			ioctl(r.fds[i], PERF_EVENT_IOC_ENABLE, 0);
 	}
 
 	/* Sleep until a buffer fills past its watermark, the command ends, a
