@@ -31,7 +31,7 @@ static const struct vp_opt opts[] = {
 	{ "host", 0, NULL, "host execution only (exclude_guest)", OPT_HOST },
 	{ "guest", 0, NULL, "guest execution only, on a KVM host (exclude_host)", OPT_GUEST },
 	{ "label", 0, "NAME", "side label stored in the file (e.g. host, guest)", OPT_LABEL },
-	{ "guest-kallsyms", 0, "FILE", "the guest's kallsyms, noted in the file for reports", OPT_GKALLSYMS },
+	{ "guest-kallsyms", 0, "FILE", "the guest's kallsyms: guest kernel symbols used are stored in the file", OPT_GKALLSYMS },
 	{ "guest-modules", 0, "FILE", "the guest's /proc/modules, noted in the file", OPT_GMODULES },
 	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two (default 128)", OPT_MMAP_PAGES },
 	VP_OPT_END,

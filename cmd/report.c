@@ -13,6 +13,7 @@
 #include "options.h"
 #include "converters/formats.h"
 #include "lib/perfdata.h"
+#include "lib/portsyms.h"
 #include "lib/report.h"
 
 enum {
@@ -285,6 +286,18 @@ static int print_header(const char *path, struct vp_error *err)
 	if (m.steal_time >= 0)
 		printf("# %-16s: %.3f s\n", "steal time", m.steal_time);
 #undef S
+	const void *sd;
+	uint64_t ss;
+	struct vp_portsyms *ps;
+	if (vp_perfdata_feature(pd, VP_FEAT_VMPROF_SYMS, &sd, &ss) == 0 &&
+	    vp_portsyms_parse(sd, (size_t)ss, &ps, err) == 0) {
+		size_t nsyms = 0;
+		for (size_t i = 0; i < vp_portsyms_count(ps); i++)
+			nsyms += vp_symtab_count(vp_portsyms_at(ps, i)->tab);
+		printf("# %-16s: %zu symbols of %zu objects\n", "portable symbols", nsyms,
+		       vp_portsyms_count(ps));
+		vp_portsyms_free(ps);
+	}
 	for (size_t i = 0; i < vp_perfdata_nevsel(pd); i++)
 		print_attr(vp_perfdata_evsel(pd, i));
 	vp_perfdata_close(pd);

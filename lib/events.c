@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -41,25 +42,96 @@ static const struct named symbolic[] = {
 	{ "dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
 };
 
-static const char *const caches[] = { "L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node" };
-static const char *const cache_ops[] = { "load", "store", "prefetch" };
+/* perf's evsel__hw_cache* alias tables (the first name is the canonical one). */
+static const char *const caches[][5] = {
+	{ "L1-dcache", "l1-d", "l1d", "L1-data" },
+	{ "L1-icache", "l1-i", "l1i", "L1-instruction" },
+	{ "LLC", "L2" },
+	{ "dTLB", "d-tlb", "Data-TLB" },
+	{ "iTLB", "i-tlb", "Instruction-TLB" },
+	{ "branch", "branches", "bpu", "btb", "bpc" },
+	{ "node" },
+};
+static const char *const cache_ops[][4] = {
+	{ "load", "loads", "read" },
+	{ "store", "stores", "write" },
+	{ "prefetch", "prefetches", "speculative-read", "speculative-load" },
+};
+static const char *const cache_results[][4] = {
+	{ "refs", "Reference", "ops", "access" },
+	{ "misses", "miss" },
+};
+#define NCACHES (sizeof(caches) / sizeof(*caches))
 
-/* "dTLB-load-misses", "L1-dcache-loads", "LLC-prefetches" -> hw-cache config. */
+/* perf's hw_cache_stat: which (cache, op) pairs exist. */
+static int cache_op_valid(unsigned c, unsigned op)
+{
+	static const unsigned char ok[] = { 7, 5, 7, 7, 1, 1, 7 };	/* bit per op */
+	return c < NCACHES && (ok[c] >> op) & 1;
+}
+
+/* Length of the longest alias of row that s starts with (case-insensitive)
+ * and that ends at a '-' or the end of s; 0 if none. */
+static size_t alias_prefix(const char *const *row, size_t nrow, const char *s)
+{
+	size_t best = 0;
+
+	for (size_t i = 0; i < nrow && row[i]; i++) {
+		size_t n = strlen(row[i]);
+		if (n > best && !strncasecmp(s, row[i], n) && (s[n] == '-' || !s[n]))
+			best = n;
+	}
+	return best;
+}
+
+/* "dTLB-load-misses", "L1-dcache-loads", "l1d-miss", "LLC-prefetches" ->
+ * hw-cache config, as perf's parse_events_add_cache: the op defaults to read
+ * and the result to access; a cache/op pair perf rejects is rejected. */
 static int cache_event(const char *s, unsigned long long *config)
 {
-	for (unsigned c = 0; c < sizeof(caches) / sizeof(*caches); c++) {
-		size_t n = strlen(caches[c]);
-		if (strncmp(s, caches[c], n) || s[n] != '-')
+	for (unsigned c = 0; c < NCACHES; c++) {
+		size_t n = alias_prefix(caches[c], 5, s);
+		int op = -1, res = -1, parts = 0;
+		const char *p = s + n;
+
+		if (!n)
 			continue;
-		for (unsigned op = 0; op < 3; op++) {
-			char a[64], m[64];
-			snprintf(a, sizeof(a), "%s%s", cache_ops[op], op == 2 ? "es" : "s");
-			snprintf(m, sizeof(m), "%s-misses", cache_ops[op]);
-			if (!strcmp(s + n + 1, a) || !strcmp(s + n + 1, m)) {
-				*config = c | (op << 8) | ((unsigned long long)!strcmp(s + n + 1, m) << 16);
-				return 0;
+		while (*p == '-' && parts < 2) {
+			size_t k;
+			p++;
+			parts++;
+			if (op < 0) {
+				for (unsigned o = 0; o < 3; o++)
+					if ((k = alias_prefix(cache_ops[o], 4, p))) {
+						op = (int)o;
+						p += k;
+						break;
+					}
+				if (op >= 0)
+					continue;
 			}
+			if (res < 0) {
+				for (unsigned r = 0; r < 2; r++)
+					if ((k = alias_prefix(cache_results[r], 4, p))) {
+						res = (int)r;
+						p += k;
+						break;
+					}
+				if (res >= 0)
+					continue;
+			}
+			break;
 		}
+		if (*p || !parts)
+			continue;
+		if (op < 0)
+			op = PERF_COUNT_HW_CACHE_OP_READ;
+		if (res < 0)
+			res = PERF_COUNT_HW_CACHE_RESULT_ACCESS;
+		if (!cache_op_valid(c, (unsigned)op))
+			return -1;
+		*config = c | ((unsigned)op << 8) | ((unsigned long long)res << 16);
+		return 0;
 	}
 	return -1;
 }
@@ -107,34 +179,60 @@ static int tracepoint(struct vp_event_spec *e, const char *sys, const char *ev, 
 	return 0;
 }
 
-/* ":u", ":k", ":ukh", ":G", ":H", ":p" (precise, ignored: no PMU to ask). */
-static int modifiers(struct vp_event_spec *e, const char *mods, struct vp_error *err)
+/* ":u", ":k", ":ukh", ":G", ":H", ":p" as perf's get_event_modifier: a
+ * modifier string replaces every exclude bit; the first of u/k/h excludes all
+ * three levels and each one named is let in again, likewise the first of G/H
+ * for guest and host; u and p exclude the guest unless guest execution is
+ * recorded (perf_guest). One thing differs on purpose: with --host or --guest
+ * the other side stays excluded unless G/H say otherwise (perf kvm --guest
+ * would count the host for "cycles:k"). "p" is passed on as perf does. */
+static int modifiers(struct vp_event_spec *e, const char *mods, enum vp_kvm_mode mode,
+		     struct vp_error *err)
 {
-	int u = 0, k = 0, h = 0;
+	struct perf_event_attr *a = &e->attr;
+	int perf_guest = mode != VP_KVM_HOST;
+	int eu = 0, ek = 0, eh = 0, eG = 0, eH = 0, exclude = 0, exclude_GH = 0, precise = 0;
 
 	for (const char *p = mods; *p; p++) {
 		switch (*p) {
-		case 'u': u = 1; break;
-		case 'k': k = 1; break;
-		case 'h': h = 1; break;
-		case 'G': e->attr.exclude_host = 1; break;
-		case 'H': e->attr.exclude_guest = 1; break;
-		case 'p': e->attr.precise_ip++; break;
+		case 'u':
+			if (!exclude)
+				exclude = eu = ek = eh = 1;
+			if (!exclude_GH && !perf_guest)
+				eG = 1;
+			eu = 0;
+			break;
+		case 'k': if (!exclude) exclude = eu = ek = eh = 1; ek = 0; break;
+		case 'h': if (!exclude) exclude = eu = ek = eh = 1; eh = 0; break;
+		case 'G': if (!exclude_GH) exclude_GH = eG = eH = 1; eG = 0; break;
+		case 'H': if (!exclude_GH) exclude_GH = eG = eH = 1; eH = 0; break;
+		case 'p':
+			precise++;
+			if (!exclude_GH)	/* perf: precise sampling wants exclude_guest */
+				eG = 1;
+			break;
 		case 'S': break;
 		default:
 			return vp_errorf(err, -EINVAL, "event '%s': unknown modifier '%c' (use u, k, h, G, H, p)",
 					 e->name, *p);
 		}
 	}
-	if (u || k || h) {	/* perf: what is not named is excluded */
-		e->attr.exclude_user = !u;
-		e->attr.exclude_kernel = !k;
-		e->attr.exclude_hv = !h;
-	}
+	if (precise > 3)
+		return vp_errorf(err, -EINVAL, "event '%s': at most 3 'p' modifiers", e->name);
+	if (!exclude_GH && mode == VP_KVM_HOST)
+		eG = 1;
+	if (!exclude_GH && mode == VP_KVM_GUEST)
+		eH = 1;
+	a->exclude_user = eu;
+	a->exclude_kernel = ek;
+	a->exclude_hv = eh;
+	a->exclude_guest = eG;
+	a->exclude_host = eH;
+	a->precise_ip = precise;
 	return 0;
 }
 
-static int one(const char *tok, struct vp_event_spec *e, struct vp_error *err)
+static int one(const char *tok, enum vp_kvm_mode mode, struct vp_event_spec *e, struct vp_error *err)
 {
 	char base[160];
 	const char *colon;
@@ -142,12 +240,14 @@ static int one(const char *tok, struct vp_event_spec *e, struct vp_error *err)
 	memset(e, 0, sizeof(*e));
 	snprintf(e->name, sizeof(e->name), "%s", tok);
 	e->attr.size = sizeof(e->attr);
+	e->attr.exclude_guest = mode == VP_KVM_HOST;
+	e->attr.exclude_host = mode == VP_KVM_GUEST;
 	/* sys:event[:mods] for tracepoints; name[:mods] otherwise */
 	colon = strchr(tok, ':');
 	if (colon && strchr("ukhGHpS", colon[1]) && (strspn(colon + 1, "ukhGHpS") == strlen(colon + 1)) &&
 	    colon[1]) {
 		snprintf(base, sizeof(base), "%.*s", (int)(colon - tok), tok);
-		if (modifiers(e, colon + 1, err) < 0)
+		if (modifiers(e, colon + 1, mode, err) < 0)
 			return -EINVAL;
 	} else if (colon) {
 		char sys[64], ev[96], mods[16] = "";
@@ -164,9 +264,16 @@ static int one(const char *tok, struct vp_event_spec *e, struct vp_error *err)
 		for (const char *p = ev; *p; p++)
 			if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-')
 				return vp_errorf(err, -EINVAL, "event '%s': not an event name", tok);
+		unsigned long long cfg;
+		int known = cache_event(sys, &cfg) == 0;
+		for (size_t i = 0; !known && i < sizeof(symbolic) / sizeof(*symbolic); i++)
+			known = !strcmp(sys, symbolic[i].name);
+		if (known)	/* "cpu-clock:q": a known event with a bad modifier */
+			return vp_errorf(err, -EINVAL, "event '%s': unknown modifier '%s' (use u, k, h, "
+					 "G, H, p)", tok, colon + 1);
 		if (tracepoint(e, sys, ev, err) < 0)
 			return -ENOENT;
-		return modifiers(e, mods, err);
+		return *mods ? modifiers(e, mods, mode, err) : 0;
 	} else {
 		snprintf(base, sizeof(base), "%s", tok);
 	}
@@ -194,6 +301,12 @@ static int one(const char *tok, struct vp_event_spec *e, struct vp_error *err)
 
 int vp_events_parse(const char *spec, struct vp_event_spec **out, size_t *n, struct vp_error *err)
 {
+	return vp_events_parse_kvm(spec, VP_KVM_BOTH, out, n, err);
+}
+
+int vp_events_parse_kvm(const char *spec, enum vp_kvm_mode mode, struct vp_event_spec **out,
+			size_t *n, struct vp_error *err)
+{
 	char *copy = strdup(spec), *save = NULL;
 	struct vp_event_spec *v = NULL;
 	size_t k = 0;
@@ -210,7 +323,7 @@ int vp_events_parse(const char *spec, struct vp_event_spec **out, size_t *n, str
 			break;
 		}
 		v = nv;
-		r = one(tok, &v[k], err);
+		r = one(tok, mode, &v[k], err);
 		if (r >= 0)
 			k++;
 	}
@@ -233,11 +346,14 @@ void vp_events_each_name(void (*fn)(const char *name, const char *kind, void *ct
 	for (size_t i = 0; i < sizeof(symbolic) / sizeof(*symbolic); i++)
 		fn(symbolic[i].name, symbolic[i].type == PERF_TYPE_HARDWARE ? "Hardware event"
 									     : "Software event", ctx);
-	for (size_t c = 0; c < sizeof(caches) / sizeof(*caches); c++)
+	static const char *const plural[] = { "loads", "stores", "prefetches" };
+	for (size_t c = 0; c < NCACHES; c++)
 		for (unsigned op = 0; op < 3; op++) {
-			snprintf(buf, sizeof(buf), "%s-%s%s", caches[c], cache_ops[op], op == 2 ? "es" : "s");
+			if (!cache_op_valid((unsigned)c, op))
+				continue;
+			snprintf(buf, sizeof(buf), "%s-%s", caches[c][0], plural[op]);
 			fn(buf, "Hardware cache event", ctx);
-			snprintf(buf, sizeof(buf), "%s-%s-misses", caches[c], cache_ops[op]);
+			snprintf(buf, sizeof(buf), "%s-%s-misses", caches[c][0], cache_ops[op][0]);
 			fn(buf, "Hardware cache event", ctx);
 		}
 }

@@ -17,8 +17,16 @@ struct vp_event_spec {
 };
 
 /* Parse a comma-separated list; *out is malloc'ed. Unknown names, unknown
- * tracepoints and bad modifiers are errors naming the event. */
+ * tracepoints and bad modifiers are errors naming the event. Guest and host
+ * execution are both counted unless a :G/:H modifier says otherwise. */
 int vp_events_parse(const char *spec, struct vp_event_spec **out, size_t *n, struct vp_error *err);
+
+/* Which execution an event counts before its modifiers, as perf's
+ * perf_host/perf_guest: plain `perf record` is VP_KVM_HOST (exclude_guest),
+ * `perf kvm --guest` VP_KVM_GUEST (exclude_host). :G and :H override it. */
+enum vp_kvm_mode { VP_KVM_BOTH = 0, VP_KVM_HOST, VP_KVM_GUEST };
+int vp_events_parse_kvm(const char *spec, enum vp_kvm_mode mode, struct vp_event_spec **out,
+			size_t *n, struct vp_error *err);
 
 /* The tracefs directory (mounted at /sys/kernel/tracing when missing), or NULL. */
 const char *vp_tracefs(void);

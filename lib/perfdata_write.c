@@ -182,6 +182,13 @@ static void put_string(struct vp_pdw *w, const char *s)
 	put(w, zero, padded - len);
 }
 
+int vp_pdw_flush(struct vp_pdw *w)
+{
+	if (!w->failed && fflush(w->f) != 0)
+		w->failed = errno ? errno : EIO;
+	return w->failed ? -w->failed : 0;
+}
+
 int vp_pdw_sync(struct vp_pdw *w)
 {
 	struct vp_perf_file_header h = w->hdr;
@@ -207,6 +214,8 @@ int vp_pdw_finish(struct vp_pdw *w, const struct vp_pdw_features *f, struct vp_e
 	w->hdr.data.size = w->data_size;
 	if (f->tracing_data)
 		bits[nbits++] = VP_FEAT_TRACING_DATA;
+	if (f->build_ids && f->build_ids_size)
+		bits[nbits++] = VP_FEAT_BUILD_ID;
 	if (f->hostname)
 		bits[nbits++] = VP_FEAT_HOSTNAME;
 	if (f->osrelease)
@@ -233,6 +242,7 @@ int vp_pdw_finish(struct vp_pdw *w, const struct vp_pdw_features *f, struct vp_e
 		sec[i].offset = (uint64_t)ftell(w->f);
 		switch (bits[i]) {
 		case VP_FEAT_TRACING_DATA: put(w, f->tracing_data, f->tracing_size); break;
+		case VP_FEAT_BUILD_ID: put(w, f->build_ids, f->build_ids_size); break;
 		case VP_FEAT_HOSTNAME: put_string(w, f->hostname); break;
 		case VP_FEAT_OSRELEASE: put_string(w, f->osrelease); break;
 		case VP_FEAT_VERSION: put_string(w, f->version); break;

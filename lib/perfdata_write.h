@@ -24,6 +24,8 @@ struct vp_pdw_features {
 	char *const *argv;		/* the command line perf shows as "cmdline" */
 	const char *vmprof_meta;	/* key=value lines (VP_FEAT_VMPROF_META), or NULL */
 	const char *vmprof_syms;	/* portable symbols (VP_FEAT_VMPROF_SYMS), or NULL */
+	const void *build_ids;		/* HEADER_BUILD_ID records (portsyms.h), or NULL */
+	size_t build_ids_size;
 	const void *tracing_data;	/* HEADER_TRACING_DATA blob, needed with tracepoints */
 	size_t tracing_size;
 };
@@ -40,6 +42,8 @@ uint64_t vp_pdw_data_size(const struct vp_pdw *w);
 /* Make the file readable as it is (header with the data size so far, no
  * features yet), e.g. to read it back before finishing. */
 int vp_pdw_sync(struct vp_pdw *w);
+/* Hand the records buffered so far to the file (no header update). */
+int vp_pdw_flush(struct vp_pdw *w);
 int vp_pdw_finish(struct vp_pdw *w, const struct vp_pdw_features *f, struct vp_error *err);
 /* Close without finishing (the file stays as written so far). */
 void vp_pdw_close(struct vp_pdw *w);

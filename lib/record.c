@@ -25,11 +25,11 @@
 #include "events.h"
 #include "machine.h"
 #include "perfdata_write.h"
-#include "report.h"
-#include "strpool.h"
-#include "u64map.h"
+#include "portsyms.h"
+#include "session.h"
 
 #define MAX_CPUS 4096
+#define DRAIN_MS 250
 
 static volatile sig_atomic_t stop_flag;
 static int wake_fd = -1;
@@ -57,6 +57,8 @@ struct rec {
 	int *cpus;
 	size_t ncpus;
 	pid_t *targets;		/* pids/tids to open for; { -1 } system-wide */
+	pid_t *procs;		/* -p: the processes as listed (their threads are in targets) */
+	size_t nprocs;
 	size_t ntargets;
 	int *fds;		/* nev x ncpus x ntargets */
 	size_t nfds;
@@ -129,13 +131,11 @@ static void setup_attrs(struct rec *r)
 			a->sample_freq = o->freq ? o->freq : 4000;
 		}
 		a->disabled = 1;
-		a->enable_on_exec = cmd;
+		/* Only a command's own task events can wait for its exec; CPU-wide
+		 * events (-a) start when enabled, as perf's do. */
+		a->enable_on_exec = cmd && !o->system_wide;
 		a->inherit = !o->system_wide;
 		a->sample_id_all = 1;
-		if (o->host_only)
-			a->exclude_guest = 1;
-		if (o->guest_only)
-			a->exclude_host = 1;
 		if (i == 0) {	/* one event carries the task and mapping records */
 			a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
 		}
@@ -309,7 +309,7 @@ static void synth_existing(struct rec *r)
 	if (text)	/* the kernel map; its pgoff locates _text (KASLR) */
 		vp_pdw_mmap2(r->w, PERF_RECORD_MISC_KERNEL, UINT32_MAX, 0, text, ~0ull - text, text, 5, 0,
 			     "[kernel.kallsyms]_text");
-	if (r->o->argv)
+	if (r->o->argv && !r->o->system_wide)
 		return;	/* the command's own records come from the kernel after exec */
 	if (r->o->system_wide) {
 		DIR *d = opendir("/proc");
@@ -319,13 +319,32 @@ static void synth_existing(struct rec *r)
 				synth_process(r, atoi(de->d_name));
 		if (d)
 			closedir(d);
-	} else {
-		for (size_t i = 0; i < r->ntargets; i++)
-			synth_process(r, r->targets[i]);
+	} else {	/* per process: its threads' names and its maps, once */
+		for (size_t i = 0; i < r->nprocs; i++)
+			synth_process(r, r->procs[i]);
 	}
 }
 
 /* ---- targets ---- */
+
+/* -p ends when every listed process has: a zombie counts as gone. */
+static int any_alive(const struct rec *r)
+{
+	for (size_t i = 0; i < r->nprocs; i++) {
+		char path[64], buf[512];
+		FILE *f;
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)r->procs[i]);
+		if (!(f = fopen(path, "r")))
+			continue;
+		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		const char *paren = strrchr(buf, ')');
+		if (paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X')
+			return 1;
+	}
+	return 0;
+}
 
 static int add_target(struct rec *r, pid_t p)
 {
@@ -359,6 +378,14 @@ static int pid_targets(struct rec *r, const char *list)
 			rc = vp_errorf(r->err, -ESRCH, "-p: no process %ld", pid);
 			break;
 		}
+		pid_t *pv = realloc(r->procs, (r->nprocs + 1) * sizeof(*pv));
+		if (!pv) {
+			closedir(d);
+			rc = vp_errorf(r->err, -ENOMEM, "out of memory");
+			break;
+		}
+		r->procs = pv;
+		pv[r->nprocs++] = (pid_t)pid;
 		while ((de = readdir(d)) && rc >= 0)
 			if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
 				rc = add_target(r, atoi(de->d_name));
@@ -466,56 +493,6 @@ static char *tracing_data(const struct rec *r, size_t *size)
 	return blob;
 }
 
-/* ---- portable symbols: what the samples resolve to, kept in the file ---- */
-
-struct symset {
-	struct vp_u64map seen;	/* hash of (dso, kind, start) */
-	FILE *out;
-	const char *last_dso;
-	char last_kind;
-};
-
-static void collect(void *ctx, const char *dso, char kind, uint64_t start, uint64_t size, const char *name)
-{
-	struct symset *ss = ctx;
-	uint64_t h = vp_hash_bytes(dso, strlen(dso), start * 31 + (uint64_t)kind);
-
-	if (strchr(name, '\n') || strchr(dso, '\n') || vp_u64map_get(&ss->seen, h))
-		return;
-	if (vp_u64map_put(&ss->seen, h, (void *)1) < 0)
-		return;
-	/* samples come in runs per object: a new header only when it changes */
-	if (dso != ss->last_dso || kind != ss->last_kind)
-		fprintf(ss->out, "D\t%c\t%s\n", kind, dso);
-	ss->last_dso = dso;
-	ss->last_kind = kind;
-	fprintf(ss->out, "S\t%llx\t%llx\t%s\n", (unsigned long long)start, (unsigned long long)size, name);
-}
-
-/* Read the recording back (quietly) and list every symbol its samples hit. */
-static char *portable_symbols(const char *path)
-{
-	struct symset ss = { 0 };
-	struct vp_load_opts lo;
-	struct vp_profile *p = NULL;
-	struct vp_error err = { 0 };
-	char *text = NULL;
-	size_t len = 0;
-
-	if (!(ss.out = open_memstream(&text, &len)))
-		return NULL;
-	vp_load_opts_init(&lo);
-	lo.collect = collect;
-	lo.collect_ctx = &ss;
-	vp_warn_mute(1);
-	if (vp_profile_from_perfdata(path, &lo, &p, &err) == 0)
-		vp_profile_free(p);
-	vp_warn_mute(0);
-	vp_u64map_free(&ss.seen);
-	fclose(ss.out);
-	return text;
-}
-
 /* ---- metadata ---- */
 
 static char *meta_text(const struct vp_record_opts *o, const char *hv, time_t start, double dur,
@@ -567,6 +544,7 @@ static void cleanup(struct rec *r)
 	free(r->fds);
 	free(r->rings);
 	free(r->targets);
+	free(r->procs);
 	free(r->cpus);
 	free(r->ev);
 	free(r->copy);
@@ -590,7 +568,8 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 		return vp_errorf(err, -EINVAL, "the buffer size must be a power of two pages");
 	if (snprintf(partial, sizeof(partial), "%s.partial", o->output) >= (int)sizeof(partial))
 		return vp_errorf(err, -ENAMETOOLONG, "'%s': name too long", o->output);
-	if ((rc = vp_events_parse(o->events ? o->events : "cycles", &r.ev, &r.nev, err)) < 0)
+	enum vp_kvm_mode kvm = o->host_only ? VP_KVM_HOST : o->guest_only ? VP_KVM_GUEST : VP_KVM_BOTH;
+	if ((rc = vp_events_parse_kvm(o->events ? o->events : "cycles", kvm, &r.ev, &r.nev, err)) < 0)
 		return rc;
 	r.cpus = malloc(MAX_CPUS * sizeof(*r.cpus));
 	r.copy = malloc(65536);
@@ -619,7 +598,7 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 		} else {
 			free(r.ev);
 			r.ev = NULL;
-			if ((rc = vp_events_parse("cpu-clock", &r.ev, &r.nev, err)) < 0) {
+			if ((rc = vp_events_parse_kvm("cpu-clock", kvm, &r.ev, &r.nev, err)) < 0) {
 				cleanup(&r);
 				return rc;
 			}
@@ -655,7 +634,8 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 		close(go[0]);
 		close(fail[1]);
 		go[0] = fail[1] = -1;
-		add_target(&r, child);
+		/* -a -- CMD: the whole system while the command runs */
+		add_target(&r, o->system_wide ? -1 : child);
 		res->ran_command = 1;
 	} else if (o->pids) {
 		if ((rc = pid_targets(&r, o->pids)) < 0)
@@ -689,6 +669,11 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 	if (pipe2(wake, O_CLOEXEC | O_NONBLOCK) == 0)
 		wake_fd = wake[1];
 	t0 = now();
+	/* -a and -p count from now; a command's own events from its exec. With
+	 * -a -- CMD, enabled before the command is let go, so it is seen whole. */
+	if (!o->argv || o->system_wide)
+		for (size_t i = 0; i < r.nfds; i++)
+			ioctl(r.fds[i], PERF_EVENT_IOC_ENABLE, 0);
 	if (o->argv) {
 		pidfd = (int)syscall(SYS_pidfd_open, child, 0);
 		if (write(go[1], "g", 1) != 1) {
@@ -709,9 +694,6 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 			unlink(partial);
 			goto fail;
 		}
-	} else {
-		for (size_t i = 0; i < r.nfds; i++)
-			ioctl(r.fds[i], PERF_EVENT_IOC_ENABLE, 0);
 	}
 
 	/* Sleep until a buffer fills past its watermark, the command ends, a
@@ -727,20 +709,28 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 			pf[np++] = (struct pollfd){ wake[0], POLLIN, 0 };
 		if (pidfd >= 0)
 			pf[np++] = (struct pollfd){ pidfd, POLLIN, 0 };
-		int timeout = -1;
+		/* Besides the watermark wakeups, a pass every DRAIN_MS: a quarter
+		 * buffer can take seconds to fill at low rates, and what is still in
+		 * the ring or in stdio is lost when the recorder is killed. */
+		int timeout = DRAIN_MS;
 		if (o->duration > 0) {
 			double left = o->duration - (now() - t0);
-			timeout = left <= 0 ? 0 : (int)(left * 1000) + 1;
+			int ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
+			timeout = ms < timeout ? ms : timeout;
 		} else if (pidfd < 0 && child > 0) {
 			timeout = 100;	/* no pidfd (old kernel): look for the child now and then */
 		}
 		poll(pf, np, timeout);
 		if (drain(&r, &any) < 0)
 			break;
-		if (any)
+		if (any) {
 			vp_pdw_finished_round(r.w);
+			vp_pdw_flush(r.w);	/* a killed recording keeps every whole round */
+		}
 		if (stop_flag || (o->duration > 0 && now() - t0 >= o->duration))
 			done = 1;
+		if (r.nprocs && !o->argv && !o->system_wide && !any_alive(&r))
+			done = 1;	/* as perf record -p: the processes are gone */
 		if (child > 0) {
 			struct rusage ru;
 			pid_t w = wait4(child, &status, WNOHANG, &ru);
@@ -786,18 +776,30 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 	struct vp_pdw_features feat = { u.nodename, u.release, version, u.machine,
 					(uint32_t)sysconf(_SC_NPROCESSORS_CONF),
 					(uint32_t)sysconf(_SC_NPROCESSORS_ONLN), o->argc_all, o->argv_all, meta };
-	char *syms = NULL;
-	if (vp_pdw_sync(r.w) == 0)
-		syms = portable_symbols(partial);
-	feat.vmprof_syms = syms && *syms ? syms : NULL;
 	char *td = NULL;
 	for (size_t e = 0; e < r.nev; e++)
 		if (r.ev[e].tracepoint && !td)
 			td = tracing_data(&r, &feat.tracing_size);
 	feat.tracing_data = td;
+	/* Portable file: the symbols of every sampled address go in with it. */
+	char *syms = NULL;
+	void *bids = NULL;
+	size_t syms_size = 0;
+	struct vp_error serr = { 0 };
+	struct vp_session_opts so = { NULL, NULL, o->guest_kallsyms, o->guest_modules, 1 };
+	if (vp_pdw_sync(r.w) == 0 &&
+	    vp_portsyms_collect(partial, &so, &syms, &syms_size, &bids, &feat.build_ids_size,
+				&serr) == 0) {
+		feat.vmprof_syms = syms;
+		feat.build_ids = bids;	/* perf's own build-id table, for perf report */
+	} else {
+		vp_warn("no portable symbols stored (the file needs the recorded binaries to "
+			"resolve): %s", serr.msg[0] ? serr.msg : "cannot write the data");
+	}
 	rc = vp_pdw_finish(r.w, &feat, err);
-	r.w = NULL;
 	free(syms);
+	free(bids);
+	r.w = NULL;
 	free(td);
 	free(meta);
 	free(pev);

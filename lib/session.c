@@ -9,9 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/utsname.h>
+#include <unistd.h>
+#include <elf.h>
 
 #include "maps.h"
+#include "portsyms.h"
 #include "profile.h"
 #include "u64map.h"
 
@@ -25,6 +29,7 @@ enum dso_kind {
 	DSO_GUEST_KERNEL,
 	DSO_GUEST_MODULE,
 	DSO_JIT,	/* /tmp/perf-PID.map */
+	DSO_VDSO,	/* [vdso]: this kernel's image (as perf extracts it) or the file's symbols */
 	DSO_NONE,	/* [heap], [stack], anonymous memory: nothing to resolve */
 };
 
@@ -34,10 +39,11 @@ struct vp_dso {
 	int loaded;		/* symbols looked for (found or not) */
 	struct vp_elf *elf;
 	struct vp_symtab *jit;
-	struct vp_symtab *embedded;	/* from the file's portable symbol section */
 	uint8_t build_id[20];
 	uint8_t build_id_size;
 	uint64_t module_base;	/* modules: load address at record time (map start) */
+	const struct vp_portsyms_dso *port;	/* the file's own symbols for it, if any */
+	int use_port;		/* the object itself is missing or changed: use port */
 };
 
 struct process {
@@ -62,6 +68,7 @@ struct kernel {
 	struct vp_maps maps;	/* kernel and module maps */
 	uint32_t gen;
 	int guest;
+	int use_port;		/* no usable kallsyms: the file's own kernel symbols */
 	/* kallsyms is read on a second thread from the moment the kernel map
 	 * shows up, overlapping the ~0.1 s /proc/kallsyms costs with the walk. */
 	pthread_t thread;
@@ -93,13 +100,7 @@ struct vp_session {
 	int kernel_mismatch;	/* file's kernel release differs from this machine's */
 	uint32_t static_gen;	/* for resolutions no map change can alter (hypervisor, guest user) */
 	struct cache_entry *cache;
-	/* The file's portable symbols (VP_FEAT_VMPROF_SYMS): per object, in file
-	 * offsets (user) or recorded addresses (kernel); used when the object
-	 * itself cannot be read or is another build. */
-	struct embedded { const char *dso; char kind; struct vp_symtab *tab; } *emb;
-	size_t nemb;
-	vp_session_collect_fn collect;
-	void *collect_ctx;
+	struct vp_portsyms *port;	/* VP_FEAT_VMPROF_SYMS, NULL when absent */
 };
 
 /* ---- dsos ---- */
@@ -128,6 +129,16 @@ static struct vp_dso *dso_get(struct vp_session *s, const char *name, enum dso_k
 			d->build_id_size = b[i].size;
 			break;
 		}
+	if (kind == DSO_ELF && (d->port = vp_portsyms_find(s->port, VP_PORTSYMS_USER, name)) &&
+	    !d->build_id_size && d->port->build_id_size) {
+		/* The recorder saw this build-id: a changed file on disk is not used. */
+		memcpy(d->build_id, d->port->build_id, d->port->build_id_size);
+		d->build_id_size = d->port->build_id_size;
+	}
+	if (kind == DSO_JIT)
+		d->port = vp_portsyms_find(s->port, VP_PORTSYMS_JIT, name);
+	if (kind == DSO_VDSO)
+		d->port = vp_portsyms_find(s->port, VP_PORTSYMS_USER, name);
 	if (vp_u64map_put(&s->dsos_by_name, (uintptr_t)iname, d) < 0) {
 		free(d);
 		return NULL;
@@ -135,77 +146,40 @@ static struct vp_dso *dso_get(struct vp_session *s, const char *name, enum dso_k
 	return d;
 }
 
-static struct vp_symtab *embedded_for(const struct vp_session *s, const char *dso, char kind)
+/* perf reads [vdso] samples from the vdso image of the kernel it runs on
+ * (copied out of its own address space): right when the file comes from this
+ * kernel. A recording's own [vdso] symbols serve anywhere. */
+static void vdso_load(struct vp_session *s, struct vp_dso *d)
 {
-	for (size_t i = 0; i < s->nemb; i++)
-		if (s->emb[i].kind == kind && !strcmp(s->emb[i].dso, dso))
-			return s->emb[i].tab;
-	return NULL;
-}
+	const uint8_t *img = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
+	char tmp[] = "/tmp/vmprof-vdso.XXXXXX";
+	struct vp_error err = { 0 };
+	size_t len = 0;
+	FILE *f;
+	int fd;
 
-/* Lines "D<TAB>kind<TAB>dso" open an object; "S<TAB>start<TAB>size<TAB>name"
- * add a symbol to it (hex numbers). Damaged lines are skipped. */
-static void embedded_parse(struct vp_session *s)
-{
-	const void *data;
-	uint64_t size;
-	const char *p, *end;
-	struct embedded *cur = NULL;
-
-	if (vp_perfdata_feature(s->pd, VP_FEAT_VMPROF_SYMS, &data, &size) < 0)
+	if (d->port) {
+		d->use_port = 1;
 		return;
-	p = data;
-	end = p + size;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char line[4200];
-		if (n < sizeof(line)) {
-			memcpy(line, p, n);
-			line[n] = '\0';
-			char kind, *name;
-			unsigned long long start, len;
-			int off = 0;
-			if (line[0] == 'D' && line[1] == '\t' && line[2] && line[3] == '\t') {
-				kind = line[2];
-				const char *dso = vp_strpool_intern(s->pool, line + 4);
-				cur = NULL;
-				for (size_t i = 0; i < s->nemb && dso; i++)	/* an object seen again */
-					if (s->emb[i].kind == kind && s->emb[i].dso == dso)
-						cur = &s->emb[i];
-				if (cur || !dso) {
-					p += n + 1;
-					continue;
-				}
-				struct embedded *v = realloc(s->emb, (s->nemb + 1) * sizeof(*v));
-				struct vp_symtab *t = vp_symtab_new();
-				if (v && dso && t) {
-					s->emb = v;
-					vp_symtab_set_demangle(t, kind == '.');
-					s->emb[s->nemb] = (struct embedded){ dso, kind, t };
-					cur = &s->emb[s->nemb++];
-				} else {
-					if (v)
-						s->emb = v;
-					vp_symtab_free(t);
-					cur = NULL;
-				}
-			} else if (cur && line[0] == 'S' &&
-				   sscanf(line, "S\t%llx\t%llx\t%n", &start, &len, &off) == 2 && off > 0) {
-				name = line + off;
-				vp_symtab_add(cur->tab, start, len, name, 1 /* STB_GLOBAL */, 2 /* STT_FUNC */);
-			}
-		}
-		p += n + 1;
 	}
-	for (size_t i = 0; i < s->nemb; i++)
-		vp_symtab_finish(s->emb[i].tab, s->emb[i].kind != '.');
-}
-
-void vp_session_set_collect(struct vp_session *s, vp_session_collect_fn fn, void *ctx)
-{
-	s->collect = fn;
-	s->collect_ctx = ctx;
+	if (!img || s->kernel_mismatch || memcmp(img, "\177ELF", 4) || img[4] != 2 /* ELFCLASS64 */)
+		return;
+	/* The image's extent: its section headers end it (they come last). */
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+	len = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (len < sizeof(*eh) || len > (1u << 20) || (fd = mkstemp(tmp)) < 0)
+		return;
+	f = fdopen(fd, "w");
+	if (f && fwrite(img, 1, len, f) == len && fclose(f) == 0) {
+		struct vp_elf_opts eo = { NULL, NULL };
+		if (vp_elf_open(tmp, NULL, 0, &eo, &d->elf, &err) < 0)
+			d->elf = NULL;
+	} else if (f) {
+		fclose(f);
+	} else {
+		close(fd);
+	}
+	unlink(tmp);
 }
 
 static void dso_load(struct vp_session *s, struct vp_dso *d)
@@ -216,16 +190,31 @@ static void dso_load(struct vp_session *s, struct vp_dso *d)
 
 	d->loaded = 1;
 	if (d->kind == DSO_JIT) {
-		if (vp_perfmap_load(d->name, &d->jit, &err) < 0)
+		/* A JIT map has no build-id to check: the symbols the recording
+		 * resolved are preferred over a file of that name here (another
+		 * machine's /tmp may hold another process's map). */
+		if (d->port) {
+			d->use_port = 1;
+			return;
+		}
+		if (vp_perfmap_load(d->name, &d->jit, &err) < 0 && !s->opts.quiet)
 			vp_warn_once(d->name, "%s", err.msg);
+		return;
+	}
+	if (d->kind == DSO_VDSO) {
+		vdso_load(s, d);
 		return;
 	}
 	if (d->kind != DSO_ELF)
 		return;
 	r = vp_elf_open(d->name, d->build_id_size ? d->build_id : NULL, d->build_id_size, &eo,
 			&d->elf, &err);
-	if (r < 0 && (d->embedded = embedded_for(s, d->name, '.')))
-		return;	/* the file carries the symbols it needs */
+	if (r < 0 && d->port) {
+		d->use_port = 1;	/* missing or changed: the recording's own symbols */
+		return;
+	}
+	if (s->opts.quiet)
+		return;
 	if (r == -ESTALE)
 		vp_warn_once(d->name, "'%s' changed since it was recorded (build-id differs); its "
 			     "samples stay unresolved", d->name);
@@ -329,6 +318,13 @@ int vp_session_new(const struct vp_perfdata *pd, const struct vp_session_opts *o
 	s->host.kallsyms_path = s->opts.kallsyms;
 	s->guest.kallsyms_path = s->opts.guest_kallsyms;
 	s->guest.guest = 1;
+	const void *pdata;
+	uint64_t psize;
+	if (vp_perfdata_feature(pd, VP_FEAT_VMPROF_SYMS, &pdata, &psize) == 0 &&
+	    vp_portsyms_parse(pdata, (size_t)psize, &s->port, err) < 0) {
+		vp_session_free(s);
+		return vp_error_prefix(err, "'%s'", vp_perfdata_path(pd));
+	}
 	s->host.dso = dso_get(s, "[kernel.kallsyms]", DSO_KERNEL);
 	s->guest.dso = dso_get(s, "[guest.kernel.kallsyms]", DSO_GUEST_KERNEL);
 	if (!s->unknown || !s->host.dso || !s->guest.dso) {
@@ -341,7 +337,6 @@ int vp_session_new(const struct vp_perfdata *pd, const struct vp_session_opts *o
 	vp_perfdata_meta(pd, &meta, pool);
 	if (!s->opts.kallsyms && meta.osrelease && uname(&u) == 0 && strcmp(u.release, meta.osrelease))
 		s->kernel_mismatch = 1;
-	embedded_parse(s);
 	*out = s;
 	return 0;
 }
@@ -373,9 +368,6 @@ void vp_session_free(struct vp_session *s)
 		free(d);
 	}
 	vp_u64map_free(&s->dsos_by_name);
-	for (size_t i = 0; i < s->nemb; i++)
-		vp_symtab_free(s->emb[i].tab);
-	free(s->emb);
 	if (s->host.thread_started)
 		pthread_join(s->host.thread, NULL);
 	if (s->guest.thread_started)
@@ -384,6 +376,7 @@ void vp_session_free(struct vp_session *s)
 	vp_kallsyms_free(s->guest.syms);
 	vp_maps_clear(&s->host.maps);
 	vp_maps_clear(&s->guest.maps);
+	vp_portsyms_free(s->port);
 	free(s->cache);
 	free(s);
 }
@@ -464,7 +457,9 @@ int vp_session_mmap(struct vp_session *s, const struct vp_mmap_event *m)
 		snprintf(jit, sizeof(jit), "/tmp/perf-%u.map", m->pid);
 		f = jit;
 		kind = DSO_JIT;
-	} else if (is_no_dso(f) || !strcmp(f, "[vdso]")) {
+	} else if (!strcmp(f, "[vdso]")) {
+		kind = DSO_VDSO;
+	} else if (is_no_dso(f)) {
 		kind = DSO_NONE;
 	}
 	map = (struct vp_map){ m->start, m->start + m->len, m->pgoff, dso_get(s, f, kind) };
@@ -533,6 +528,28 @@ const char *vp_session_comm_of(struct vp_session *s, uint32_t pid, uint32_t tid)
 
 /* ---- resolution ---- */
 
+static int kernel_port_usable(const struct vp_session *s, const struct kernel *k)
+{
+	char kind = k->guest ? VP_PORTSYMS_GUEST : VP_PORTSYMS_KERNEL;
+
+	for (size_t i = 0; i < vp_portsyms_count(s->port); i++)
+		if (vp_portsyms_at(s->port, i)->kind == kind)
+			return 1;
+	return 0;
+}
+
+static int kernel_load_failed(struct vp_session *s, struct kernel *k, const char *path,
+			      const struct vp_error *err)
+{
+	if (kernel_port_usable(s, k)) {
+		k->use_port = 1;
+		return 0;
+	}
+	if (!s->opts.quiet)
+		vp_warn_once(path, "kernel samples stay unresolved: %s", err->msg);
+	return -1;
+}
+
 static int kernel_load(struct vp_session *s, struct kernel *k)
 {
 	struct vp_error err = { 0 };
@@ -541,24 +558,23 @@ static int kernel_load(struct vp_session *s, struct kernel *k)
 	uint64_t now;
 
 	if (k->tried)
-		return k->syms ? 0 : -1;
+		return k->syms || k->use_port ? 0 : -1;
 	k->tried = 1;
-	int have_emb = 0;
-	for (size_t i = 0; i < s->nemb; i++)
-		have_emb |= s->emb[i].kind == (k->guest ? 'g' : 'k');
+	if (kernel_port_usable(s, k) && ((k->guest && !path) || (!k->guest && s->kernel_mismatch))) {
+		k->use_port = 1;
+		return 0;
+	}
 	if (k->guest && !path) {
-		vp_warn_once("guest-kallsyms", "guest kernel samples stay unresolved: no guest "
-			     "kernel symbols (give --guest-kallsyms)");
+		if (!s->opts.quiet)
+			vp_warn_once("guest-kallsyms", "guest kernel samples stay unresolved: no "
+				     "guest kernel symbols (give --guest-kallsyms)");
 		return -1;
 	}
-	if (!k->guest && s->kernel_mismatch && have_emb)
-		return -1;	/* the file's own kernel symbols serve */
-	if (k->guest && !path && have_emb)
-		return -1;
 	if (!k->guest && s->kernel_mismatch) {
-		vp_warn_once("kernel-mismatch", "kernel samples stay unresolved: the file was "
-			     "recorded on another kernel release than this machine runs (give "
-			     "--kallsyms with that kernel's symbols)");
+		if (!s->opts.quiet)
+			vp_warn_once("kernel-mismatch", "kernel samples stay unresolved: the file "
+				     "was recorded on another kernel release than this machine runs "
+				     "(give --kallsyms with that kernel's symbols)");
 		return -1;
 	}
 	path = kallsyms_path(s, k);
@@ -566,13 +582,10 @@ static int kernel_load(struct vp_session *s, struct kernel *k)
 		pthread_join(k->thread, NULL);
 		k->thread_started = 0;
 		err = k->thread_err;
-		if (k->thread_rc < 0) {
-			vp_warn_once(path, "kernel samples stay unresolved: %s", err.msg);
-			return -1;
-		}
+		if (k->thread_rc < 0)
+			return kernel_load_failed(s, k, path, &err);
 	} else if (vp_kallsyms_load(path, &k->syms, &err) < 0) {
-		vp_warn_once(path, "kernel samples stay unresolved: %s", err.msg);
-		return -1;
+		return kernel_load_failed(s, k, path, &err);
 	}
 	/* KASLR: the same kernel on a later boot sits at another address. */
 	now = vp_kallsyms_ref_addr(k->syms, &ref);
@@ -581,29 +594,58 @@ static int kernel_load(struct vp_session *s, struct kernel *k)
 	return 0;
 }
 
+/* The file's own symbols for a kernel's object (port mode). */
+static const struct vp_portsyms_dso *kernel_port(const struct vp_session *s, const struct kernel *k,
+						 const char *name)
+{
+	return vp_portsyms_find(s->port, k->guest ? VP_PORTSYMS_GUEST : VP_PORTSYMS_KERNEL, name);
+}
+
+/* Port mode: every table holds the recording's addresses, so no relocation;
+ * core symbols first, then each module's, as vp_kallsyms_find. */
+static void resolve_kernel_port(struct vp_session *s, struct kernel *k, const struct vp_map *map,
+				uint64_t ip, struct vp_resolved *out, const struct vp_symtab **tab,
+				const struct vp_sym **sym)
+{
+	char kind = k->guest ? VP_PORTSYMS_GUEST : VP_PORTSYMS_KERNEL;
+	const struct vp_portsyms_dso *pd;
+
+	if (map && map->dso && map->dso != k->dso) {
+		if ((pd = kernel_port(s, k, map->dso->name)) && (*sym = vp_symtab_find(pd->tab, ip)))
+			*tab = pd->tab;
+		return;
+	}
+	if ((pd = kernel_port(s, k, k->dso->name)) && (*sym = vp_symtab_find(pd->tab, ip))) {
+		*tab = pd->tab;
+		return;
+	}
+	for (size_t i = 0; i < vp_portsyms_count(s->port); i++) {
+		pd = vp_portsyms_at(s->port, i);
+		if (pd->kind != kind || !strcmp(pd->name, k->dso->name) || pd->name[0] != '[')
+			continue;
+		if ((*sym = vp_symtab_find(pd->tab, ip))) {
+			struct vp_dso *d = dso_get(s, pd->name, k->guest ? DSO_GUEST_MODULE : DSO_MODULE);
+			*tab = pd->tab;
+			if (d)
+				out->dso = d->name;
+			return;
+		}
+	}
+}
+
 static void resolve_kernel(struct vp_session *s, struct kernel *k, uint64_t ip,
-			   struct vp_resolved *out)
+			   struct vp_resolved *out, struct vp_resolved_sym *rs)
 {
 	const struct vp_map *map = vp_maps_find(&k->maps, ip);
 	const struct vp_symtab *tab = NULL;
 	const struct vp_sym *sym = NULL;
 
 	out->dso = map && map->dso ? map->dso->name : k->dso->name;
-	if (kernel_load(s, k) < 0) {
-		for (size_t i = 0; i < s->nemb; i++) {
-			const struct vp_sym *e;
-			if (s->emb[i].kind != (k->guest ? 'g' : 'k') || !(e = vp_symtab_find(s->emb[i].tab, ip)))
-				continue;
-			const char *in = vp_strpool_intern(s->pool, vp_sym_name(s->emb[i].tab, e, VP_DEMANGLE_NONE));
-			if (in) {
-				out->symbol = in;
-				out->dso = s->emb[i].dso;
-			}
-			break;
-		}
+	if (kernel_load(s, k) < 0)
 		return;
-	}
-	if (map && map->dso && map->dso != k->dso) {
+	if (k->use_port) {
+		resolve_kernel_port(s, k, map, ip, out, &tab, &sym);
+	} else if (map && map->dso && map->dso != k->dso) {
 		/* Module: symbols by module name, relative to its base now. */
 		const char *mod = map->dso->name;
 		char bare[256];
@@ -616,6 +658,8 @@ static void resolve_kernel(struct vp_session *s, struct kernel *k, uint64_t ip,
 	} else {
 		const char *module = NULL;
 		sym = vp_kallsyms_find(k->syms, ip + k->delta, &module, &tab);
+		if (rs)
+			rs->delta = k->delta;
 		if (sym && module) {
 			char name[256];
 			snprintf(name, sizeof(name), "[%s]", module);
@@ -629,16 +673,16 @@ static void resolve_kernel(struct vp_session *s, struct kernel *k, uint64_t ip,
 		const char *in = n ? vp_strpool_intern(s->pool, n) : NULL;
 		if (in)
 			out->symbol = in;
-		if (s->collect) {
-			uint64_t start = map && map->dso && map->dso != k->dso ? sym->start : sym->start - k->delta;
-			s->collect(s->collect_ctx, out->dso, k->guest ? 'g' : 'k', start, sym->end - sym->start,
-				   sym->name);
+		if (rs) {
+			rs->tab = tab;
+			rs->sym = sym;
+			rs->kind = k->guest ? VP_PORTSYMS_GUEST : VP_PORTSYMS_KERNEL;
 		}
 	}
 }
 
 static void resolve_user(struct vp_session *s, uint32_t pid, uint64_t ip, struct vp_resolved *out,
-			 const uint32_t **genp)
+			 const uint32_t **genp, struct vp_resolved_sym *rs)
 {
 	struct process *p = vp_u64map_get(&s->procs, pid);
 
@@ -655,25 +699,37 @@ static void resolve_user(struct vp_session *s, uint32_t pid, uint64_t ip, struct
 	out->dso = d->name;
 	if (!d->loaded)
 		dso_load(s, d);
-	uint64_t off = ip - map->start + map->pgoff;
-	if (d->kind == DSO_JIT && d->jit) {
+	if (d->use_port) {
+		/* The recorder stored the table in perf's file-offset space (JIT:
+		 * absolute addresses, which is what pgoff = start gives). */
+		tab = d->port->tab;
+		sym = vp_symtab_find(tab, ip - map->start + map->pgoff);
+	} else if (d->kind == DSO_JIT && d->jit) {
 		tab = d->jit;
 		sym = vp_symtab_find(tab, ip);
-	} else if (d->elf && vp_elf_offset_to_addr(d->elf, off, &addr) == 0) {
+	} else if (d->elf && vp_elf_offset_to_addr(d->elf, ip - map->start + map->pgoff, &addr) == 0) {
 		tab = vp_elf_symtab(d->elf);
 		sym = vp_symtab_find(tab, addr);
-		if (sym && s->collect)	/* kept in file offsets: no ELF needed to use them */
-			s->collect(s->collect_ctx, d->name, '.', off - (addr - sym->start), sym->end - sym->start,
-				   sym->name);
-	} else if (d->embedded) {
-		tab = d->embedded;
-		sym = vp_symtab_find(tab, off);
 	}
 	if (sym) {
 		const char *n = vp_sym_name(tab, sym, VP_DEMANGLE_FULL);
 		const char *in = n ? vp_strpool_intern(s->pool, n) : NULL;
 		if (in)
 			out->symbol = in;
+		if (rs && d->kind == DSO_JIT) {
+			rs->tab = tab;
+			rs->sym = sym;
+			rs->kind = VP_PORTSYMS_JIT;
+		}
+		if (rs && (d->kind == DSO_ELF || d->kind == DSO_VDSO) &&
+		    !(d->elf && vp_elf_is_kernel_module(d->elf))) {
+			size_t bsz = 0;
+			rs->tab = tab;
+			rs->sym = sym;
+			rs->kind = VP_PORTSYMS_USER;
+			if (d->elf && vp_elf_build_id(d->elf, rs->build_id, &bsz) == 0)
+				rs->build_id_size = (uint8_t)bsz;
+		}
 	}
 }
 
@@ -687,14 +743,15 @@ uint32_t vp_session_kernel_gen(const struct vp_session *s)
 	return s->host.gen;
 }
 
-void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
-			struct vp_resolved *out)
+static void resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
+		    struct vp_resolved *out, struct vp_resolved_sym *rs)
 {
 	cpumode &= VP_MISC_CPUMODE_MASK;
 	uint64_t h = vp_hash_u64(ip ^ ((uint64_t)pid << 40) ^ ((uint64_t)cpumode << 60));
 	struct cache_entry *c = &s->cache[h & (CACHE_SIZE - 1)];
 
-	if (c->ip == ip && c->pid == pid && c->cpumode == cpumode && c->genp && *c->genp == c->gen) {
+	if (!rs && c->ip == ip && c->pid == pid && c->cpumode == cpumode && c->genp &&
+	    *c->genp == c->gen) {
 		*out = c->r;
 		return;
 	}
@@ -704,16 +761,16 @@ void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, ui
 	out->domain = vp_domain_from_cpumode(cpumode);
 	switch (cpumode) {
 	case PERF_RECORD_MISC_KERNEL:
-		resolve_kernel(s, &s->host, ip, out);
+		resolve_kernel(s, &s->host, ip, out, rs);
 		genp = &s->host.gen;
 		break;
 	case PERF_RECORD_MISC_GUEST_KERNEL:
-		resolve_kernel(s, &s->guest, ip, out);
+		resolve_kernel(s, &s->guest, ip, out, rs);
 		genp = &s->guest.gen;
 		break;
 	case PERF_RECORD_MISC_USER:
 	case PERF_RECORD_MISC_CPUMODE_UNKNOWN:
-		resolve_user(s, pid, ip, out, &genp);
+		resolve_user(s, pid, ip, out, &genp, rs);
 		break;
 	default:	/* hypervisor, guest user: nothing on this side can name them */
 		break;
@@ -721,4 +778,20 @@ void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, ui
 	if (!genp)	/* no such process yet: do not remember */
 		return;
 	*c = (struct cache_entry){ ip, pid, *genp, genp, cpumode, *out };
+}
+
+void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
+			struct vp_resolved *out)
+{
+	resolve(s, pid, cpumode, ip, out, NULL);
+}
+
+void vp_session_resolve_sym(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
+			    struct vp_resolved_sym *out)
+{
+	struct vp_resolved r;
+
+	memset(out, 0, sizeof(*out));
+	resolve(s, pid, cpumode, ip, &r, out);
+	out->dso = r.dso;
 }

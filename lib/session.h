@@ -17,6 +17,7 @@ struct vp_session_opts {
 	const char *kallsyms;		/* host kernel symbols; default /proc/kallsyms */
 	const char *guest_kallsyms;	/* guest kernel symbols */
 	const char *guest_modules;	/* guest /proc/modules */
+	int quiet;			/* no warnings about missing symbols (the recorder's own pass) */
 };
 
 struct vp_resolved {
@@ -41,12 +42,19 @@ int vp_session_exit(struct vp_session *s, const struct vp_task_event *t);
 /* Resolve ip as seen by pid in cpumode (the low bits of a record's misc). */
 void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
 			struct vp_resolved *out);
-/* Called for every symbol a resolution finds (the recorder gathers the
- * portable symbol section this way): kind '.' user object (start is a file
- * offset), 'k' host kernel, 'g' guest kernel (recorded addresses); name verbatim. */
-typedef void (*vp_session_collect_fn)(void *ctx, const char *dso, char kind, uint64_t start,
-				      uint64_t size, const char *name);
-void vp_session_set_collect(struct vp_session *s, vp_session_collect_fn fn, void *ctx);
+/* What a resolution found, for the recorder's portable symbol section: the
+ * table and symbol (NULL when unresolved), the object and what kind it is. */
+struct vp_resolved_sym {
+	const struct vp_symtab *tab;
+	const struct vp_sym *sym;
+	const char *dso;	/* interned, as in vp_resolved */
+	char kind;		/* VP_PORTSYMS_USER, _KERNEL or _GUEST (portsyms.h) */
+	uint64_t delta;		/* sym addresses minus delta = the recording's addresses */
+	uint8_t build_id[20];	/* user objects: the object's build-id, when it has one */
+	uint8_t build_id_size;
+};
+void vp_session_resolve_sym(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
+			    struct vp_resolved_sym *out);
 
 /* Host kernel symbols are still being read on the background thread: a
  * caller may set kernel addresses aside and resolve them later, as long as the

@@ -1,0 +1,65 @@
+/* Portable symbols (feature section VP_FEAT_VMPROF_SYMS): the symbols that
+ * cover every sampled address of a recording, per object, stored by
+ * `vmprof record` so a file resolves on a machine without the recorded
+ * binaries or kernel (a guest's file read on the host). The section is text:
+ *
+ *   vmprof-syms 1
+ *   dso KIND BUILDID NAME          KIND u (user object), k (host kernel or
+ *   START END FLAG NAME            module), g (guest kernel or module), j (JIT map);
+ *   ...                            BUILDID hex or "-"; START END hex in the
+ *                                  recording's address space (user: file
+ *                                  offsets, as perf's tables); FLAG "p" for
+ *                                  a PLT entry (NAME is its target), else "-"
+ */
+#ifndef VP_PORTSYMS_H
+#define VP_PORTSYMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "symbols.h"
+
+#define VP_PORTSYMS_USER 'u'
+#define VP_PORTSYMS_KERNEL 'k'
+#define VP_PORTSYMS_GUEST 'g'
+#define VP_PORTSYMS_JIT 'j'	/* a perf-PID.map: absolute addresses, names verbatim */
+
+struct vp_session_opts;
+
+/* ---- writing (the recorder) ---- */
+
+/* Walk the perf.data file at path (finished or not), resolve every sample's
+ * address and callchain with opts, and return the section text (malloc'd,
+ * NUL-terminated; size without the NUL). When build_ids is not NULL, it gets
+ * perf's HEADER_BUILD_ID records (malloc'd) for the objects with samples that
+ * have a build-id: user objects and the host kernel (/sys/kernel/notes). */
+int vp_portsyms_collect(const char *path, const struct vp_session_opts *opts, char **text,
+			size_t *size, void **build_ids, size_t *build_ids_size, struct vp_error *err);
+/* The running kernel's build-id from /sys/kernel/notes; 0 and *size set when found. */
+int vp_kernel_build_id(uint8_t id[20], size_t *size);
+
+/* ---- reading ---- */
+
+struct vp_portsyms;
+
+struct vp_portsyms_dso {
+	char kind;
+	const char *name;
+	uint8_t build_id[20];
+	uint8_t build_id_size;
+	struct vp_symtab *tab;	/* sealed, lookups in the recording's address space */
+};
+
+/* Parse a section; malformed lines end the parse with what was read so far
+ * (a warning names the section). Never fails on content, only on memory. */
+int vp_portsyms_parse(const void *data, size_t size, struct vp_portsyms **out,
+		      struct vp_error *err);
+void vp_portsyms_free(struct vp_portsyms *p);
+size_t vp_portsyms_count(const struct vp_portsyms *p);
+const struct vp_portsyms_dso *vp_portsyms_at(const struct vp_portsyms *p, size_t i);
+/* The object of that kind and name, NULL if the section has none. */
+const struct vp_portsyms_dso *vp_portsyms_find(const struct vp_portsyms *p, char kind,
+					       const char *name);
+
+#endif
