@@ -58,9 +58,10 @@ perf report -i int.data --stdio > /dev/null 2>&1 || fail "perf cannot read the S
 cp int.data keep.data
 "$VMPROF" record -e cpu-clock -o keep.data -- ./weights 100000000 40 40 40 2>/dev/null & rp=$!
 wait_grows keep.data.partial
+wp=$(pgrep -P $rp) # the workload outlives a SIGKILLed recorder: end it by its pid
 kill -KILL $rp
 wait $rp 2>/dev/null || true
-pkill -f "weights 100000000 40 40 40" || true
+[ -n "$wp" ] && kill -KILL $wp 2>/dev/null || true
 cmp -s int.data keep.data || fail "SIGKILL damaged the previous output"
 "$VMPROF" report keep.data.partial > killed.txt 2> err || { cat err; fail "report cannot read a killed recording"; }
 grep -q "recovered" err || fail "no recovery warning for a killed recording"
