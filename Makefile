@@ -98,11 +98,13 @@ FUZZ_SAN    = -fsanitize=address,undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DVP_VERSION='"$(VERSION)"' -I. -Ilib $(PKG_CFLAGS) -g -O1 \
               -Wno-unused-command-line-argument
 FUZZ_OBJS   = $(LIB_SRCS:%.c=$(BUILD)/fuzz/%.o)
+# kept between runs: make would otherwise delete them as intermediates
+.SECONDARY: $(FUZZ_OBJS)
 
 $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC fuzz $<"
-	@$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
 $(BUILD)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_util.c $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
@@ -154,4 +156,4 @@ install: $(BUILD)/vmprof
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(SAN_LIB_OBJS:.o=.d) $(SAN_CMD_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(SAN_LIB_OBJS:.o=.d) $(SAN_CMD_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)
