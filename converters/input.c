@@ -50,7 +50,7 @@ enum vp_input_kind vp_input_detect(const char *data, size_t len)
 	if (starts(s, end, VP_CSV_PROFILE_HEADER))
 		return VP_IN_CSV;
 	/* perf report --stdio: comment header lines, an "of event" line */
-	if (*s == '#') {
+	if (s < end && *s == '#') {
 		const char *lim = data + (len > 65536 ? 65536 : len);
 		for (const char *p = data; p < lim; p++)
 			if (starts(p, lim, "# Samples: ") || starts(p, lim, "# Overhead"))

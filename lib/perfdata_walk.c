@@ -90,6 +90,11 @@ int vp_stream_next(struct vp_stream *s, const struct perf_event_header **rec, ui
 	*off = s->buf_offset + s->head;
 	if (s->tail == s->head)
 		return 0;
+	/* Records are 8-byte multiples from an 8-byte boundary (as in a file):
+	 * anything else is a damaged size, and would be read misaligned. */
+	if (*off % 8 || s->head % 8)
+		return vp_errorf(err, -EINVAL, "'%s': record at offset %llu is not 8-byte aligned "
+				 "(a damaged record size)", path, (unsigned long long)*off);
 	if (s->tail - s->head < sizeof(h))
 		return -EPIPE;
 	memcpy(&h, s->buf + s->head, sizeof(h));

@@ -7,8 +7,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${FUZZ_SECONDS:-10}
 build=${BUILD:-$top/build}
 status=0
+# UBSan findings are crashes too; leaks inside libraries are not ours (lsan.supp)
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS=suppressions=$top/test/lsan.supp
 for t in "$@"; do
 	work=$build/fuzz/corpus/$t
+	rm -rf "$build/fuzz/crashes/$t"	# only this run's findings are copied below
 	mkdir -p "$work" "$top/test/fuzz/regress/$t" "$build/fuzz/crashes/$t"
 	log=$build/fuzz/$t.log
 	"$build/fuzz/fuzz_$t" "$work" "$top/test/fuzz/corpus/$t" -max_total_time="$secs" -timeout=20 \
