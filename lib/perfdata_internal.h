@@ -16,6 +16,7 @@ struct vp_stream {
 	int seekable;
 	uint8_t *buf;
 	size_t cap, head, tail;		/* valid bytes are buf[head, tail) */
+	uint64_t *bounce;		/* an aligned copy of a misaligned record */
 	uint64_t buf_offset;		/* file offset of buf[0] */
 	uint64_t limit;			/* file offset where the region ends, or UINT64_MAX */
 	int eof;

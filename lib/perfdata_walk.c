@@ -29,8 +29,11 @@ int vp_stream_init(struct vp_stream *s, int fd, int seekable, uint64_t offset, u
 	s->limit = limit;
 	s->cap = STREAM_CHUNK + MAX_RECORD;
 	s->buf = malloc(s->cap);
-	if (!s->buf)
+	s->bounce = malloc(MAX_RECORD);
+	if (!s->buf || !s->bounce) {
+		vp_stream_free(s);
 		return -ENOMEM;
+	}
 	if (seekable)
 		posix_fadvise(fd, (off_t)offset, 0, POSIX_FADV_SEQUENTIAL);
 	return 0;
@@ -39,7 +42,9 @@ int vp_stream_init(struct vp_stream *s, int fd, int seekable, uint64_t offset, u
 void vp_stream_free(struct vp_stream *s)
 {
 	free(s->buf);
+	free(s->bounce);
 	s->buf = NULL;
+	s->bounce = NULL;
 }
 
 /* Make at least `want` bytes available at head, or as many as remain. */
@@ -90,11 +95,6 @@ int vp_stream_next(struct vp_stream *s, const struct perf_event_header **rec, ui
 	*off = s->buf_offset + s->head;
 	if (s->tail == s->head)
 		return 0;
-	/* Records are 8-byte multiples from an 8-byte boundary (as in a file):
-	 * anything else is a damaged size, and would be read misaligned. */
-	if (*off % 8 || s->head % 8)
-		return vp_errorf(err, -EINVAL, "'%s': record at offset %llu is not 8-byte aligned "
-				 "(a damaged record size)", path, (unsigned long long)*off);
 	if (s->tail - s->head < sizeof(h))
 		return -EPIPE;
 	memcpy(&h, s->buf + s->head, sizeof(h));
@@ -105,7 +105,14 @@ int vp_stream_next(struct vp_stream *s, const struct perf_event_header **rec, ui
 		return vp_errorf(err, r, "'%s': read error: %s", path, strerror(-r));
 	if (s->tail - s->head < h.size)
 		return -EPIPE;
-	*rec = (const struct perf_event_header *)(s->buf + s->head);
+	/* perf's pipe streams hold records of any size (feature records of 84
+	 * bytes): one that sits misaligned is handed out from an aligned copy. */
+	if (s->head % 8) {
+		memcpy(s->bounce, s->buf + s->head, h.size);
+		*rec = (const struct perf_event_header *)s->bounce;
+	} else {
+		*rec = (const struct perf_event_header *)(s->buf + s->head);
+	}
 	s->head += h.size;
 	return 1;
 }
