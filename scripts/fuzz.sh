@@ -24,7 +24,9 @@ for t in "$@"; do
 	ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1)
 	printf 'fuzz %-10s %4ss  %10s execs  %s  %s  exit %s\n' "$t" "$secs" "${execs:-?}" "${cov:-cov: ?}" "${ft:-ft: ?}" "$rc"
 	for c in "$build/fuzz/crashes/$t"/*; do
-		[ -e "$c" ] || continue
+		# a child the code forks on purpose (tracing data trial parse) may
+		# leave an artifact when it dies: only a failed run's findings count
+		[ -e "$c" ] && [ "$rc" -ne 0 ] || continue
 		cp "$c" "$top/test/fuzz/regress/$t/"
 		echo "fuzz $t: crash input saved as test/fuzz/regress/$t/$(basename "$c")"
 		status=1
