@@ -447,7 +447,8 @@ const char *vp_tpfield_label(const struct vp_tpfield *f, const void *raw, size_t
 		const char *delim = f->flags->flags.delim ? f->flags->flags.delim : "|";
 		uint64_t left = (uint64_t)v;
 		buf[0] = '\0';
-		for (const struct tep_print_flag_sym *s = f->flags->flags.flags; s; s = s->next) {
+		for (const struct tep_print_flag_sym *s = f->flags->flags.flags; s && len < sizeof(buf);
+		     s = s->next) {
 			if (!s->value || sym_value(s->value, &sv) < 0 || sv == 0)
 				continue;
 			if ((left & (uint64_t)sv) == (uint64_t)sv) {
