@@ -38,24 +38,27 @@ SAN_UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/san/test/%)
 
 all: $(BUILD)/vmprof
 
-# Example workloads (examples/workloads/*.c), each one program.
+# Example workloads (examples/workloads/*.c), each one program, built with
+# frame pointers and symbols so their functions show by name on host and guest.
 WORKLOADS = $(patsubst examples/workloads/%.c,$(BUILD)/examples/%,$(wildcard examples/workloads/*.c))
 workloads: $(WORKLOADS)
 $(BUILD)/examples/%: examples/workloads/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -pthread -o $@ $<
+	@echo "  CC      $<"
+	@$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -pthread $(WARN) -o $@ $<
 
-demo:
-	@scripts/deps.sh
+# The host-vs-guest demo (scripts/demo.sh): outputs in demo-out/;
+# DEMO_FLAGS='--kvm --smp 2' passes options.
+demo: deps
 	@$(MAKE) --no-print-directory all workloads
-	@scripts/demo.sh $(abspath demo-out)
+	@BUILD=$(abspath $(BUILD)) scripts/demo.sh --out $(abspath demo-out) $(DEMO_FLAGS)
 
-# The real host-vs-guest run as a test (make check runs it too).
-check-vm:
-	@scripts/deps.sh
-	@$(MAKE) --no-print-directory all workloads
-	@VMPROF=$(abspath $(BUILD)/vmprof) VMPROF_SAN=$(abspath $(BUILD)/vmprof) BUILD=$(abspath $(BUILD)) \
-	    scripts/run-integration.sh vm_host_guest
+# The real host-vs-guest run as a test (make check runs it too, with the
+# other integration tests): vm_host_guest boots the guest, vm_receive checks
+# the transfer's damage detection.
+check-vm: deps
+	@$(MAKE) --no-print-directory all workloads $(BUILD)/san/vmprof
+	@$(MAKE) --no-print-directory check-integration T=vm_
 
 $(BUILD)/vmprof: $(CMD_OBJS) $(BUILD)/libvmprof.a
 	$(CC) $(CFLAGS) -o $@ $(CMD_OBJS) $(BUILD)/libvmprof.a $(LDLIBS)

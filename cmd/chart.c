@@ -85,21 +85,14 @@ static int on_opt(int id, const char *arg, void *ctx)
 		a->rank_set = 1;
 		break;
 	case OPT_VALUE:
-		if (!strcmp(arg, "period") || !strcmp(arg, "samples"))
-			a->value = !strcmp(arg, "samples") ? VP_VALUE_SAMPLES : VP_VALUE_PERIOD;
-		else
+		if (vp_parse_value(arg, &a->value) < 0)
 			return vp_usage_error(&info, "--value is 'period' or 'samples', not '%s'", arg);
 		break;
-	case OPT_LABELS: {
-		const char *comma = strchr(arg, ',');
-		if (!comma || strchr(comma + 1, ',') || comma == arg || !comma[1] ||
-		    (size_t)(comma - arg) >= sizeof(a->labels[0]) || strlen(comma + 1) >= sizeof(a->labels[1]))
+	case OPT_LABELS:
+		if (vp_parse_labels(arg, a->labels) < 0)
 			return vp_usage_error(&info, "--labels wants two names, A,B, not '%s'", arg);
-		snprintf(a->labels[0], sizeof(a->labels[0]), "%.*s", (int)(comma - arg), arg);
-		snprintf(a->labels[1], sizeof(a->labels[1]), "%s", comma + 1);
 		a->have_labels = 1;
 		break;
-	}
 	case OPT_TITLE: a->co.title = arg; break;
 	case 'o': a->co.outdir = arg; break;
 	case OPT_FORMAT:

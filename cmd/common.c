@@ -22,6 +22,14 @@ int vp_load_opt(int id, const char *arg, struct vp_load_opts *lo)
 	return 0;
 }
 
+int vp_csv_safe_opt(int id, int *safe)
+{
+	if (id != OPT_CSV_SAFE && id != OPT_CSV_UNSAFE)
+		return 0;
+	*safe = id == OPT_CSV_SAFE;
+	return 1;
+}
+
 int vp_write_atomic(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx, struct vp_error *err)
 {
 	struct vp_outfile o;
@@ -108,5 +116,28 @@ int vp_split_csv(const char *cmd, const struct vp_profile *p, struct vp_out_opts
 		fprintf(stderr, "vmprof %s: wrote %s\n", cmd, path);
 	}
 	oo->event = NULL;
+	return 0;
+}
+
+int vp_parse_value(const char *arg, enum vp_value *v)
+{
+	if (!strcmp(arg, "period"))
+		*v = VP_VALUE_PERIOD;
+	else if (!strcmp(arg, "samples"))
+		*v = VP_VALUE_SAMPLES;
+	else
+		return -1;
+	return 0;
+}
+
+int vp_parse_labels(const char *arg, char labels[2][256])
+{
+	const char *comma = strchr(arg, ',');
+
+	if (!comma || strchr(comma + 1, ',') || comma == arg || !comma[1] || (size_t)(comma - arg) >= 256 ||
+	    strlen(comma + 1) >= 256)
+		return -1;
+	snprintf(labels[0], 256, "%.*s", (int)(comma - arg), arg);
+	snprintf(labels[1], 256, "%s", comma + 1);
 	return 0;
 }

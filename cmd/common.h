@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "lib/error.h"
+#include "lib/profile.h"
 #include "lib/report.h"
 
 /* Option ids 200-219 belong to these shared options. */
@@ -18,6 +19,16 @@ enum {
 	{ "kallsyms", 0, "FILE", "host kernel symbols (default /proc/kallsyms)", OPT_LOAD_KALLSYMS }, \
 	{ "guest-kallsyms", 0, "FILE", "guest kernel symbols, for [g] samples", OPT_LOAD_GKALLSYMS }, \
 	{ "guest-modules", 0, "FILE", "guest /proc/modules, for guest module samples", OPT_LOAD_GMODULES }
+
+/* CSV formula-injection guard (ids 220-221): on by default, --no-csv-safe off. */
+enum { OPT_CSV_SAFE = 220, OPT_CSV_UNSAFE };
+#define VP_CSV_SAFE_OPTIONS                                                                 \
+	{ "csv-safe", 0, NULL, "prefix ' to CSV cells starting with = + - @ (the default)",      \
+	  OPT_CSV_SAFE },                                                                     \
+	{ "no-csv-safe", 0, NULL, "do not prefix ' to CSV cells starting with = + - @", OPT_CSV_UNSAFE }
+
+/* 1 when id was --csv-safe or --no-csv-safe (and *safe now says which), else 0. */
+int vp_csv_safe_opt(int id, int *safe);
 
 /* 1 when id was one of the shared load options (and lo now has it), else 0. */
 int vp_load_opt(int id, const char *arg, struct vp_load_opts *lo);
@@ -33,6 +44,11 @@ struct vp_out_opts;
  * Returns the exit status. Tables must be sorted. */
 int vp_split_csv(const char *cmd, const struct vp_profile *p, struct vp_out_opts *oo,
 		 const char *dir, const char *const *events);
+
+/* "period" or "samples" (--value); -1 for anything else. */
+int vp_parse_value(const char *arg, enum vp_value *v);
+/* "A,B" (--labels) into two names; -1 unless exactly two non-empty names fit. */
+int vp_parse_labels(const char *arg, char labels[2][256]);
 
 /* Append the names of a comma-separated list to a NULL-terminated array. */
 int vp_add_names(const char ***names, size_t *n, const char *list);

@@ -15,7 +15,7 @@
 
 enum {
 	OPT_KEY = 256, OPT_TOP, OPT_SORT, OPT_VALUE, OPT_LABELS, OPT_FORMAT, OPT_FULL,
-	OPT_NO_CSV_SAFE, OPT_G_KALLSYMS, OPT_G_SYMFS,
+	OPT_G_KALLSYMS, OPT_G_SYMFS,
 };
 
 static const char *const usage[] = { "[options] HOST GUEST", NULL };
@@ -31,7 +31,7 @@ static const struct vp_opt opts[] = {
 	{ "format", 0, "FMT", "table (default), csv or xml, on standard output", OPT_FORMAT },
 	{ "output", 'o', "FILE", "save the full comparison here (default vmprof.cmp.xml)", 'o' },
 	{ "full-names", 0, NULL, "show C++ parameter lists in symbol names", OPT_FULL },
-	{ "no-csv-safe", 0, NULL, "do not prefix ' to CSV cells starting with = + - @", OPT_NO_CSV_SAFE },
+	VP_CSV_SAFE_OPTIONS,
 	VP_LOAD_OPTIONS,
 	{ "guest-file-kallsyms", 0, "FILE", "kernel symbols for the GUEST input only: a copy of "
 	  "/proc/kallsyms from the machine it was recorded on", OPT_G_KALLSYMS },
@@ -89,24 +89,15 @@ static int on_opt(int id, const char *arg, void *ctx)
 					      "not '%s'", arg);
 		break;
 	case OPT_VALUE:
-		if (!strcmp(arg, "period"))
-			a->co.value = VP_VALUE_PERIOD;
-		else if (!strcmp(arg, "samples"))
-			a->co.value = VP_VALUE_SAMPLES;
-		else
+		if (vp_parse_value(arg, &a->co.value) < 0)
 			return vp_usage_error(&info, "--value is 'period' or 'samples', not '%s'", arg);
 		break;
-	case OPT_LABELS: {
-		const char *comma = strchr(arg, ',');
-		if (!comma || strchr(comma + 1, ',') || comma == arg || !comma[1] ||
-		    (size_t)(comma - arg) >= sizeof(a->labels[0]) || strlen(comma + 1) >= sizeof(a->labels[1]))
+	case OPT_LABELS:
+		if (vp_parse_labels(arg, a->labels) < 0)
 			return vp_usage_error(&info, "--labels wants two names, A,B, not '%s'", arg);
-		snprintf(a->labels[0], sizeof(a->labels[0]), "%.*s", (int)(comma - arg), arg);
-		snprintf(a->labels[1], sizeof(a->labels[1]), "%s", comma + 1);
 		a->co.label[0] = a->labels[0];
 		a->co.label[1] = a->labels[1];
 		break;
-	}
 	case OPT_FORMAT:
 		if (strcmp(arg, "table") && strcmp(arg, "csv") && strcmp(arg, "xml"))
 			return vp_usage_error(&info, "--format is table, csv or xml, not '%s'", arg);
@@ -114,10 +105,12 @@ static int on_opt(int id, const char *arg, void *ctx)
 		break;
 	case 'o': a->output = arg; break;
 	case OPT_FULL: a->full_names = 1; break;
-	case OPT_NO_CSV_SAFE: a->csv_safe = 0; break;
 	case OPT_G_KALLSYMS: a->g_kallsyms = arg; break;
 	case OPT_G_SYMFS: a->g_symfs = arg; break;
-	default: vp_load_opt(id, arg, &a->lo); break;
+	default:
+		if (!vp_csv_safe_opt(id, &a->csv_safe))
+			vp_load_opt(id, arg, &a->lo);
+		break;
 	}
 	return 0;
 }
@@ -176,19 +169,19 @@ static void print_event(const struct vp_comparison *c, const struct vp_cmp_event
 	       vp_rank_name(c->rank), c->value == VP_VALUE_SAMPLES ? "samples" : "period");
 	/* column heads carry the side labels */
 	for (int s = 0; s < 2; s++) {
-		int w = sw[s] + pw[s] + 8 + 4;
+		int w = sw[s] + pw[s] + 7 + 4;	/* two gaps of 2, "100.00%" */
 		printf("%s", s ? "  " : "# ");
-		vp_text_pad(stdout, c->label[s], w);
+		vp_text_fit(stdout, c->label[s], w);
 	}
 	printf("\n# ");
 	for (int s = 0; s < 2; s++)
-		printf("%s%*s  %*s  %6s", s ? "  " : "", sw[s], "Samples", pw[s], "Period", "Share");
+		printf("%s%*s  %*s  %7s", s ? "  " : "", sw[s], "Samples", pw[s], "Period", "Share");
 	printf("  %*s  %8s  Symbol\n", rw, "Ratio", "Delta pp");
 	for (size_t i = 0; i < e->nrows; i++) {
 		const struct vp_cmp_row *r = &e->rows[i];
 		printf("  ");
 		for (int s = 0; s < 2; s++)
-			printf("%s%*" PRIu64 "  %*" PRIu64 "  %5.2f%%", s ? "  " : "", sw[s], r->samples[s],
+			printf("%s%*" PRIu64 "  %*" PRIu64 "  %6.2f%%", s ? "  " : "", sw[s], r->samples[s],
 			       pw[s], r->period[s], 100.0 * vp_cmp_share(e, r, s, c->value));
 		ratio_text(buf, sizeof(buf), r, c->value);
 		int n = full ? (int)strlen(r->symbol) : (int)vp_symbol_display_len(r->symbol);
@@ -279,6 +272,9 @@ int cmd_compare(int argc, char **argv)
 		glo.symfs = a.g_symfs;
 	if (load_both(argv[i], argv[i + 1], &a.lo, &glo, side) != 0)
 		goto out;
+	for (int s = 0; s < 2; s++)
+		if (!side[s]->ntables)
+			vp_warn("'%s' holds no samples: every row is the other side's only", argv[i + s]);
 	for (size_t e = 0; e < a.nevents; e++)
 		if (!vp_profile_find(side[0], a.events[e]) && !vp_profile_find(side[1], a.events[e])) {
 			vp_cmd_failf("compare", "no event '%s' in '%s' or '%s'", a.events[e], argv[i],

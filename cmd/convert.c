@@ -1,5 +1,5 @@
-/* vmprof convert: other tools' outputs into vmprof's CSV, and CSV tables
- * split per event (the seed pipeline's splitcsv). */
+/* vmprof convert: other tools' outputs into vmprof's CSV, CSV tables split
+ * per event (the seed pipeline's splitcsv), and callchains as folded stacks. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,14 +9,20 @@
 #include "options.h"
 #include "converters/formats.h"
 
-enum { OPT_NO_CSV_SAFE = 256, OPT_FULL };
+enum { OPT_FULL, OPT_EVENT, OPT_VALUE };
 
-static const char *const usage[] = { "perf-report REPORT.txt [-o OUT.csv]", "split TABLE DIR", NULL };
+static const char *const usage[] = {
+	"perf-report REPORT.txt [-o OUT.csv]", "split TABLE DIR",
+	"folded FILE.data [-e EVENT] [-o OUT.folded]", NULL,
+};
 
 static const struct vp_opt opts[] = {
-	{ "output", 'o', "FILE", "write here instead of standard output (perf-report)", 'o' },
+	{ "output", 'o', "FILE", "write here instead of standard output (perf-report, folded)", 'o' },
 	{ "full-names", 0, NULL, "keep C++ parameter lists in symbol names", OPT_FULL },
-	{ "no-csv-safe", 0, NULL, "do not prefix ' to CSV cells starting with = + - @", OPT_NO_CSV_SAFE },
+	VP_CSV_SAFE_OPTIONS,
+	{ "event", 'e', "NAME", "folded: the event whose stacks to fold (default: the first)", OPT_EVENT },
+	{ "value", 0, "WHAT", "folded: count 'samples' (default) or sum 'period'", OPT_VALUE },
+	VP_LOAD_OPTIONS,
 	VP_OPT_END,
 };
 
@@ -27,13 +33,18 @@ static const struct vp_cmd_info info = {
 	"several events, callchains, which are skipped) and write vmprof's CSV table.\n"
 	"Without perf's sample column (-n) sample counts are estimated from percentages.\n"
 	"split: write one CSV per event of a table (any input 'vmprof report' reads)\n"
-	"into DIR, as DIR/EVENT.csv.",
+	"into DIR, as DIR/EVENT.csv.\n"
+	"folded: fold the callchains of a perf.data file (recorded with -g) into one\n"
+	"line per distinct stack, 'comm;outermost;...;leaf COUNT', for FlameGraph's\n"
+	"flamegraph.pl and speedscope.",
 	opts, 0,
 };
 
 struct convert_args {
 	const char *output;
 	struct vp_out_opts oo;
+	struct vp_folded_opts fo;
+	struct vp_load_opts lo;
 };
 
 static int on_opt(int id, const char *arg, void *ctx)
@@ -43,7 +54,15 @@ static int on_opt(int id, const char *arg, void *ctx)
 	switch (id) {
 	case 'o': a->output = arg; break;
 	case OPT_FULL: a->oo.full_names = 1; break;
-	case OPT_NO_CSV_SAFE: a->oo.csv_safe = 0; break;
+	case OPT_EVENT: a->fo.event = arg; break;
+	case OPT_VALUE:
+		if (vp_parse_value(arg, &a->fo.value) < 0)
+			return vp_usage_error(&info, "--value is 'period' or 'samples', not '%s'", arg);
+		break;
+	default:
+		if (!vp_csv_safe_opt(id, &a->oo.csv_safe))
+			vp_load_opt(id, arg, &a->lo);
+		break;
 	}
 	return 0;
 }
@@ -102,12 +121,36 @@ static int split(struct convert_args *a, const char *in, const char *dir)
 	return r;
 }
 
+static int write_folded(FILE *f, void *ctx)
+{
+	return vp_folded_write(f, ctx);
+}
+
+static int folded(struct convert_args *a, const char *in)
+{
+	struct vp_folded *f = NULL;
+	struct vp_error err = { 0 };
+	int r;
+
+	a->fo.full_names = a->oo.full_names;
+	if (vp_folded_from_perfdata(in, &a->lo, &a->fo, &f, &err) < 0)
+		return vp_cmd_fail("convert", &err);
+	if (a->output)
+		r = vp_write_atomic(a->output, write_folded, f, &err) < 0 ? vp_cmd_fail("convert", &err) : 0;
+	else
+		r = vp_folded_write(stdout, f) < 0 ? 1 : 0;
+	vp_folded_free(f);
+	return r;
+}
+
 int cmd_convert(int argc, char **argv)
 {
 	struct convert_args a = { 0 };
 	int i;
 
 	vp_out_opts_init(&a.oo);
+	vp_folded_opts_init(&a.fo);
+	vp_load_opts_init(&a.lo);
 	i = vp_opts_parse(&info, argc, argv, on_opt, &a);
 	if (i == VP_OPTS_HELP)
 		return 0;
@@ -117,7 +160,9 @@ int cmd_convert(int argc, char **argv)
 		return perf_report(&a, argv[i + 1]);
 	if (i < argc && !strcmp(argv[i], "split") && argc - i == 3)
 		return split(&a, argv[i + 1], argv[i + 2]);
-	vp_usage_error(&info, i < argc ? "unknown conversion or wrong arguments: '%s'" : "which conversion? (perf-report or split)",
+	if (i < argc && !strcmp(argv[i], "folded") && argc - i == 2)
+		return folded(&a, argv[i + 1]);
+	vp_usage_error(&info, i < argc ? "unknown conversion or wrong arguments: '%s'" : "which conversion? (perf-report, split or folded)",
 		       i < argc ? argv[i] : "");
 	return 2;
 }

@@ -18,7 +18,7 @@
 
 enum {
 	OPT_SORT = 256, OPT_TOP, OPT_EVENT, OPT_VALUE, OPT_HEADER, OPT_FULL, OPT_WEIGHT,
-	OPT_GROUP, OPT_CALLER, OPT_FORMAT, OPT_SPLIT, OPT_NO_CSV_SAFE,
+	OPT_GROUP, OPT_CALLER, OPT_FORMAT, OPT_SPLIT,
 };
 
 static const char *const usage[] = { "[options] [FILE]", "--header [FILE]",
@@ -35,7 +35,7 @@ static const struct vp_opt opts[] = {
 	{ "full-names", 0, NULL, "show C++ parameter lists in symbol names", OPT_FULL },
 	{ "format", 0, "FMT", "table (default), csv or xml, on standard output", OPT_FORMAT },
 	{ "split", 0, "DIR", "write one CSV per event into DIR (EVENT.csv) instead", OPT_SPLIT },
-	{ "no-csv-safe", 0, NULL, "do not prefix ' to CSV cells starting with = + - @", OPT_NO_CSV_SAFE },
+	VP_CSV_SAFE_OPTIONS,
 	VP_LOAD_OPTIONS,
 	{ "weight", 0, "FIELD", "tracepoints: sum this field (e.g. ret: bytes) as the period", OPT_WEIGHT },
 	{ "group-by", 0, "FIELD", "tracepoints: rows by this field's value (e.g. prev_state)", OPT_GROUP },
@@ -88,11 +88,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 			return vp_usage_error(&info, "out of memory");
 		break;
 	case OPT_VALUE:
-		if (!strcmp(arg, "period"))
-			a->value = VP_VALUE_PERIOD;
-		else if (!strcmp(arg, "samples"))
-			a->value = VP_VALUE_SAMPLES;
-		else
+		if (vp_parse_value(arg, &a->value) < 0)
 			return vp_usage_error(&info, "--value is 'period' or 'samples', not '%s'", arg);
 		break;
 	case OPT_HEADER: a->header = 1; break;
@@ -103,11 +99,13 @@ static int on_opt(int id, const char *arg, void *ctx)
 		a->format = arg;
 		break;
 	case OPT_SPLIT: a->split = arg; break;
-	case OPT_NO_CSV_SAFE: a->csv_safe = 0; break;
 	case OPT_WEIGHT: a->load.weight = arg; break;
 	case OPT_GROUP: a->load.group_by = arg; break;
 	case OPT_CALLER: a->load.caller = 1; break;
-	default: vp_load_opt(id, arg, &a->load); break;
+	default:
+		if (!vp_csv_safe_opt(id, &a->csv_safe))
+			vp_load_opt(id, arg, &a->load);
+		break;
 	}
 	return 0;
 }

@@ -96,3 +96,14 @@ void vp_text_pad(FILE *f, const char *s, int width)
 	for (; (int)n < width; n++)
 		fputc(' ', f);
 }
+
+void vp_text_fit(FILE *f, const char *s, int width)
+{
+	size_t k = s ? strlen(s) : 0, n;
+
+	while (k && vp_text_write(NULL, s, k) > (size_t)(width > 0 ? width : 0))
+		k--;
+	n = k ? vp_text_write(f, s, k) : 0;
+	for (; (int)n < width; n++)
+		fputc(' ', f);
+}

@@ -16,5 +16,7 @@ size_t vp_text_write(FILE *f, const char *s, size_t n);
 size_t vp_text_puts(FILE *f, const char *s);
 /* vp_text_puts, then spaces up to width. */
 void vp_text_pad(FILE *f, const char *s, int width);
+/* As much of s as fits width once escaped, then spaces up to width. */
+void vp_text_fit(FILE *f, const char *s, int width);
 
 #endif

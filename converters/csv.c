@@ -318,10 +318,14 @@ static int cmp_row(struct reader *r)
 		e = &c->events[at];
 		e->present[0] = e->present[1] = 1;
 	}
-	struct vp_cmp_row *rows = realloc(e->rows, (e->total_rows + 1) * sizeof(*rows));
-	if (!rows)
-		return vp_errorf(r->err, -ENOMEM, "out of memory");
-	e->rows = rows;
+	/* capacity doubles: grown when the count reaches a power of two */
+	if (!(e->total_rows & (e->total_rows - 1))) {
+		size_t cap = e->total_rows ? 2 * e->total_rows : 1;
+		struct vp_cmp_row *rows = realloc(e->rows, cap * sizeof(*rows));
+		if (!rows)
+			return vp_errorf(r->err, -ENOMEM, "out of memory");
+		e->rows = rows;
+	}
 	row.symbol = vp_strpool_intern(c->pool, unguard(r->field[1]));
 	row.dso = vp_strpool_intern(c->pool, unguard(r->field[2]));
 	if (!row.symbol || !row.dso)
@@ -350,6 +354,10 @@ int vp_cmp_read_csv(const char *path, const char *data, size_t len, struct vp_co
 		vp_comparison_free(c);
 		return r.rc;
 	}
+	/* An event with nothing on one side was on that side only. */
+	for (size_t i = 0; i < c->nevents; i++)
+		for (int s = 0; s < 2; s++)
+			c->events[i].present[s] = c->events[i].total_samples[s] || c->events[i].total_period[s];
 	c->label[0] = vp_strpool_intern(c->pool, "host");
 	c->label[1] = vp_strpool_intern(c->pool, "guest");
 	*out = c;

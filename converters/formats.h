@@ -62,7 +62,19 @@ int vp_load_profile(const char *path, const struct vp_load_opts *lo, struct vp_p
 /* A saved comparison (XML or CSV). */
 int vp_load_comparison(const char *path, struct vp_comparison **out, struct vp_error *err);
 
-
-
-
+/* Folded stacks ("comm;root;...;leaf COUNT", FlameGraph/speedscope input)
+ * from one event's callchains in a perf.data file, sorted by stack. */
+struct vp_folded_opts {
+	const char *event;	/* NULL: the file's first event */
+	enum vp_value value;	/* count samples (default) or sum periods */
+	int full_names;		/* keep C++ parameter lists */
+};
+struct vp_folded;
+void vp_folded_opts_init(struct vp_folded_opts *o);
+int vp_folded_from_perfdata(const char *path, const struct vp_load_opts *lo,
+			    const struct vp_folded_opts *o, struct vp_folded **out, struct vp_error *err);
+const char *vp_folded_event(const struct vp_folded *f);
+size_t vp_folded_count(const struct vp_folded *f);
+int vp_folded_write(FILE *out, const struct vp_folded *f);
+void vp_folded_free(struct vp_folded *f);
 #endif

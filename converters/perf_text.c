@@ -13,6 +13,10 @@
 #include <string.h>
 
 #define MAX_COLS 12
+/* Events of one group shown side by side (perf report --group, the default
+ * for a file recorded with -e '{a,b}'): each numeric cell holds one value per
+ * member. */
+#define MAX_GROUP 16
 
 struct col {
 	size_t start, len;
@@ -31,6 +35,11 @@ struct text {
 	int c_overhead, c_samples, c_period, c_dso, c_sym;	/* column indexes, -1 absent */
 	char header[1024];	/* the column-head line, waiting for its rule */
 	uint64_t sum_samples, sum_period;
+	/* group view: one table per member, sums per member */
+	size_t ngroup;
+	struct vp_event_table *gt[MAX_GROUP];
+	uint64_t gsum_samples[MAX_GROUP], gsum_period[MAX_GROUP];
+	int warned_group_period;
 	struct vp_error *err;
 };
 
@@ -60,6 +69,18 @@ static int finish_event(struct text *x)
 {
 	struct vp_event_table *t = x->t;
 
+	if (x->ngroup) {
+		/* The event line counts the whole group: each member's totals are
+		 * the sums of its rows. */
+		for (size_t m = 0; m < x->ngroup; m++) {
+			x->gt[m]->total_samples = x->gsum_samples[m];
+			x->gt[m]->total_period = x->gsum_period[m];
+		}
+		x->ngroup = 0;
+		x->t = NULL;
+		x->ncols = 0;
+		return 0;
+	}
 	if (!t)
 		return 0;
 	/* The event line's count is exact unless abbreviated (2K); rows cut by
@@ -156,6 +177,98 @@ static int is_hex_addr(const char *s, size_t n)
 	return 1;
 }
 
+/* The m-th whitespace-separated token of a cell. */
+static int token(const char *s, size_t len, size_t m, char *buf, size_t size)
+{
+	size_t i = 0;
+
+	for (;;) {
+		while (i < len && isspace((unsigned char)s[i]))
+			i++;
+		size_t b = i;
+		while (i < len && !isspace((unsigned char)s[i]))
+			i++;
+		if (b == i)
+			return -1;
+		if (m-- == 0) {
+			snprintf(buf, size, "%.*s", (int)(i - b < size - 1 ? i - b : size - 1), s + b);
+			return 0;
+		}
+	}
+}
+
+static int key_cells(struct text *x, const char *line, size_t n, struct vp_row *row)
+{
+	const char *s;
+	size_t len;
+
+	if (x->c_dso >= 0) {
+		cell(x, line, n, (size_t)x->c_dso, &s, &len);
+		row->dso = vp_strpool_intern_n(x->p->pool, s, len);
+	} else {
+		row->dso = vp_profile_intern(x->p, "");
+	}
+	cell(x, line, n, (size_t)x->c_sym, &s, &len);
+	if (len < 4 || s[0] != '[' || s[2] != ']' || !vp_domain_valid(s[1]) || s[3] != ' ')
+		return fail(x, "the symbol does not start with a domain like '[.] '");
+	row->domain = s[1];
+	s += 4;
+	len -= 4;
+	trim(&s, &len);
+	row->symbol = is_hex_addr(s, len) ? vp_profile_intern(x->p, "[unknown]")
+					  : vp_strpool_intern_n(x->p->pool, s, len);
+	if (!row->dso || !row->symbol)
+		return vp_errorf(x->err, -ENOMEM, "out of memory");
+	return 0;
+}
+
+static int group_entry(struct text *x, const char *line, size_t n)
+{
+	struct vp_row key = { .pid = -1 };
+	const char *s;
+	size_t len;
+	char buf[64];
+	int exact, r;
+
+	if (x->c_samples < 0)
+		return fail(x, "a group view (events side by side) needs perf report -n: "
+			       "each event's sample counts are not in the percentages");
+	if ((r = key_cells(x, line, n, &key)) < 0)
+		return r;
+	for (size_t m = 0; m < x->ngroup; m++) {
+		struct vp_row row = key;
+		char *end;
+		cell(x, line, n, (size_t)x->c_overhead, &s, &len);
+		if (token(s, len, m, buf, sizeof(buf)) < 0 || strtod(buf, &end) < 0 || end == buf ||
+		    strcmp(end, "%"))
+			return fail(x, "not a perf report entry (bad overhead in a group view)");
+		cell(x, line, n, (size_t)x->c_samples, &s, &len);
+		if (token(s, len, m, buf, sizeof(buf)) < 0 ||
+		    parse_count(buf, &row.samples, &exact) < 0 || !exact)
+			return fail(x, "bad sample count");
+		if (x->c_period >= 0) {
+			cell(x, line, n, (size_t)x->c_period, &s, &len);
+			if (token(s, len, m, buf, sizeof(buf)) < 0 ||
+			    parse_count(buf, &row.period, &exact) < 0 || !exact)
+				return fail(x, "bad period");
+		} else {
+			row.period = row.samples;
+		}
+		if (!row.samples && !row.period)
+			continue;
+		if (vp_table_add(x->gt[m], &row) < 0)
+			return vp_errorf(x->err, -ENOMEM, "out of memory");
+		x->gsum_samples[m] += row.samples;
+		x->gsum_period[m] += row.period;
+	}
+	if (x->c_period < 0 && !x->warned_group_period) {
+		x->warned_group_period = 1;
+		vp_warn("'%s': a group view without --show-total-period has no periods: each "
+			"event's period is its sample count", x->path);
+	}
+	return 0;
+}
+
 static int entry(struct text *x, const char *line, size_t n)
 {
 	const char *s;
@@ -190,25 +303,50 @@ static int entry(struct text *x, const char *line, size_t n)
 	/* --children lists callers that have no samples of their own */
 	if (!row.samples && !row.period)
 		return 0;
-	if (x->c_dso >= 0) {
-		cell(x, line, n, (size_t)x->c_dso, &s, &len);
-		row.dso = vp_strpool_intern_n(x->p->pool, s, len);
-	} else {
-		row.dso = vp_profile_intern(x->p, "");
-	}
-	cell(x, line, n, (size_t)x->c_sym, &s, &len);
-	if (len < 4 || s[0] != '[' || s[2] != ']' || !vp_domain_valid(s[1]) || s[3] != ' ')
-		return fail(x, "the symbol does not start with a domain like '[.] '");
-	row.domain = s[1];
-	s += 4;
-	len -= 4;
-	trim(&s, &len);
-	row.symbol = is_hex_addr(s, len) ? vp_profile_intern(x->p, "[unknown]")
-					 : vp_strpool_intern_n(x->p->pool, s, len);
-	if (!row.dso || !row.symbol || vp_table_add(x->t, &row) < 0)
+	int r = key_cells(x, line, n, &row);
+	if (r < 0)
+		return r;
+	if (vp_table_add(x->t, &row) < 0)
 		return vp_errorf(x->err, -ENOMEM, "out of memory");
 	x->sum_samples += row.samples;
 	x->sum_period += row.period;
+	return 0;
+}
+
+/* "# Samples: 271  of events 'anon group { cpu-clock, page-faults }'": one
+ * table per member, named as the member. */
+static int group_line(struct text *x, const char *line, size_t n, const char *q)
+{
+	const char *end = line + n, *open = memchr(q, '{', (size_t)(end - q)), *close;
+	char name[512];
+
+	finish_event(x);
+	close = open ? memchr(open, '}', (size_t)(end - open)) : NULL;
+	if (!close)
+		return fail(x, "bad group event line (no '{ ... }' member list)");
+	x->ngroup = 0;
+	for (const char *p = open + 1; p < close;) {
+		const char *c = memchr(p, ',', (size_t)(close - p));
+		const char *e = c ? c : close;
+		size_t len = (size_t)(e - p);
+		trim(&p, &len);
+		if (!len || len >= sizeof(name))
+			return fail(x, "bad group member name");
+		if (x->ngroup == MAX_GROUP)
+			return fail(x, "too many events in a group");
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		if (vp_profile_find(x->p, name))
+			return fail(x, "the same event twice");
+		x->gt[x->ngroup] = vp_profile_table(x->p, name, VP_KEY_DEFAULT);
+		if (!x->gt[x->ngroup])
+			return vp_errorf(x->err, -ENOMEM, "out of memory");
+		x->gsum_samples[x->ngroup] = x->gsum_period[x->ngroup] = 0;
+		x->ngroup++;
+		p = c ? c + 1 : close;
+	}
+	if (!x->ngroup)
+		return fail(x, "a group of no events");
+	x->t = x->gt[0];	/* rows follow */
 	return 0;
 }
 
@@ -217,6 +355,8 @@ static int comment(struct text *x, const char *line, size_t n)
 	char name[512];
 	const char *q;
 
+	if (n >= 11 && !strncmp(line, "# Samples: ", 11) && (q = memmem(line, n, "of events '", 11)))
+		return group_line(x, line, n, q + 11);
 	if (n >= 11 && !strncmp(line, "# Samples: ", 11) && (q = memmem(line, n, "of event '", 10))) {
 		const char *e = memchr(q + 10, '\'', n - (size_t)(q + 10 - line));
 		/* names may hold quotes ('{a,b}' groups): the last quote ends it */
@@ -281,7 +421,7 @@ int vp_profile_read_perf_text(const char *path, const char *data, size_t len,
 			size_t cl;
 			cell(&x, p, n, (size_t)x.c_overhead, &s, &cl);
 			if (cl && s[cl - 1] == '%' && isdigit((unsigned char)s[0])) {
-				r = entry(&x, p, n);
+				r = x.ngroup ? group_entry(&x, p, n) : entry(&x, p, n);
 			} else {
 				/* -g callchain lines leave the first column blank */
 				cell(&x, p, n, 0, &s, &cl);

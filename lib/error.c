@@ -60,10 +60,19 @@ void vp_set_warn_handler(vp_warn_fn fn, void *ctx)
 	warn_ctx = ctx;
 }
 
+static int muted;
+
+void vp_warn_mute(int mute)
+{
+	muted = mute;
+}
+
 static void vwarn(const char *fmt, va_list ap)
 {
 	char buf[1024];
 
+	if (muted)
+		return;
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	if (warn_fn)
 		warn_fn(buf, warn_ctx);

@@ -25,5 +25,7 @@ void vp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Warn once per distinct key string (e.g. one warning per unreadable binary). */
 void vp_warn_once(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void vp_warn_once_reset(void);
+/* While muted, warnings are dropped (a pass whose warnings are not news). */
+void vp_warn_mute(int mute);
 
 #endif

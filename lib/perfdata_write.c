@@ -182,6 +182,18 @@ static void put_string(struct vp_pdw *w, const char *s)
 	put(w, zero, padded - len);
 }
 
+int vp_pdw_sync(struct vp_pdw *w)
+{
+	struct vp_perf_file_header h = w->hdr;
+	long pos = ftell(w->f);
+
+	h.data.size = w->data_size;
+	if (fflush(w->f) != 0 || pwrite(fileno(w->f), &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    pos < 0 || fseek(w->f, pos, SEEK_SET) != 0)
+		return -(w->failed = errno ? errno : EIO);
+	return 0;
+}
+
 int vp_pdw_finish(struct vp_pdw *w, const struct vp_pdw_features *f, struct vp_error *err)
 {
 	unsigned bits[16];
@@ -209,6 +221,8 @@ int vp_pdw_finish(struct vp_pdw *w, const struct vp_pdw_features *f, struct vp_e
 	bits[nbits++] = VP_FEAT_EVENT_DESC;
 	if (f->vmprof_meta)
 		bits[nbits++] = VP_FEAT_VMPROF_META;
+	if (f->vmprof_syms)
+		bits[nbits++] = VP_FEAT_VMPROF_SYMS;
 
 	/* the index table first (perf reads it at data end), sections after it */
 	fseek(w->f, (long)(w->hdr.data.offset + w->data_size), SEEK_SET);
@@ -251,6 +265,9 @@ int vp_pdw_finish(struct vp_pdw *w, const struct vp_pdw_features *f, struct vp_e
 		}
 		case VP_FEAT_VMPROF_META:
 			put(w, f->vmprof_meta, strlen(f->vmprof_meta) + 1);
+			break;
+		case VP_FEAT_VMPROF_SYMS:
+			put(w, f->vmprof_syms, strlen(f->vmprof_syms) + 1);
 			break;
 		}
 		sec[i].size = (uint64_t)ftell(w->f) - sec[i].offset;

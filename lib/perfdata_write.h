@@ -23,6 +23,7 @@ struct vp_pdw_features {
 	int argc;
 	char *const *argv;		/* the command line perf shows as "cmdline" */
 	const char *vmprof_meta;	/* key=value lines (VP_FEAT_VMPROF_META), or NULL */
+	const char *vmprof_syms;	/* portable symbols (VP_FEAT_VMPROF_SYMS), or NULL */
 	const void *tracing_data;	/* HEADER_TRACING_DATA blob, needed with tracepoints */
 	size_t tracing_size;
 };
@@ -36,6 +37,9 @@ int vp_pdw_write(struct vp_pdw *w, const void *rec, size_t len);
 /* Bytes of the sample_id_all trailer every non-sample record needs. */
 size_t vp_pdw_trailer_size(const struct vp_pdw *w);
 uint64_t vp_pdw_data_size(const struct vp_pdw *w);
+/* Make the file readable as it is (header with the data size so far, no
+ * features yet), e.g. to read it back before finishing. */
+int vp_pdw_sync(struct vp_pdw *w);
 int vp_pdw_finish(struct vp_pdw *w, const struct vp_pdw_features *f, struct vp_error *err);
 /* Close without finishing (the file stays as written so far). */
 void vp_pdw_close(struct vp_pdw *w);

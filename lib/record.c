@@ -25,6 +25,9 @@
 #include "events.h"
 #include "machine.h"
 #include "perfdata_write.h"
+#include "report.h"
+#include "strpool.h"
+#include "u64map.h"
 
 #define MAX_CPUS 4096
 
@@ -463,6 +466,56 @@ static char *tracing_data(const struct rec *r, size_t *size)
 	return blob;
 }
 
+/* ---- portable symbols: what the samples resolve to, kept in the file ---- */
+
+struct symset {
+	struct vp_u64map seen;	/* hash of (dso, kind, start) */
+	FILE *out;
+	const char *last_dso;
+	char last_kind;
+};
+
+static void collect(void *ctx, const char *dso, char kind, uint64_t start, uint64_t size, const char *name)
+{
+	struct symset *ss = ctx;
+	uint64_t h = vp_hash_bytes(dso, strlen(dso), start * 31 + (uint64_t)kind);
+
+	if (strchr(name, '\n') || strchr(dso, '\n') || vp_u64map_get(&ss->seen, h))
+		return;
+	if (vp_u64map_put(&ss->seen, h, (void *)1) < 0)
+		return;
+	/* samples come in runs per object: a new header only when it changes */
+	if (dso != ss->last_dso || kind != ss->last_kind)
+		fprintf(ss->out, "D\t%c\t%s\n", kind, dso);
+	ss->last_dso = dso;
+	ss->last_kind = kind;
+	fprintf(ss->out, "S\t%llx\t%llx\t%s\n", (unsigned long long)start, (unsigned long long)size, name);
+}
+
+/* Read the recording back (quietly) and list every symbol its samples hit. */
+static char *portable_symbols(const char *path)
+{
+	struct symset ss = { 0 };
+	struct vp_load_opts lo;
+	struct vp_profile *p = NULL;
+	struct vp_error err = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+
+	if (!(ss.out = open_memstream(&text, &len)))
+		return NULL;
+	vp_load_opts_init(&lo);
+	lo.collect = collect;
+	lo.collect_ctx = &ss;
+	vp_warn_mute(1);
+	if (vp_profile_from_perfdata(path, &lo, &p, &err) == 0)
+		vp_profile_free(p);
+	vp_warn_mute(0);
+	vp_u64map_free(&ss.seen);
+	fclose(ss.out);
+	return text;
+}
+
 /* ---- metadata ---- */
 
 static char *meta_text(const struct vp_record_opts *o, const char *hv, time_t start, double dur,
@@ -733,6 +786,10 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 	struct vp_pdw_features feat = { u.nodename, u.release, version, u.machine,
 					(uint32_t)sysconf(_SC_NPROCESSORS_CONF),
 					(uint32_t)sysconf(_SC_NPROCESSORS_ONLN), o->argc_all, o->argv_all, meta };
+	char *syms = NULL;
+	if (vp_pdw_sync(r.w) == 0)
+		syms = portable_symbols(partial);
+	feat.vmprof_syms = syms && *syms ? syms : NULL;
 	char *td = NULL;
 	for (size_t e = 0; e < r.nev; e++)
 		if (r.ev[e].tracepoint && !td)
@@ -740,6 +797,7 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 	feat.tracing_data = td;
 	rc = vp_pdw_finish(r.w, &feat, err);
 	r.w = NULL;
+	free(syms);
 	free(td);
 	free(meta);
 	free(pev);

@@ -344,6 +344,8 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	so = (struct vp_session_opts){ o->symfs, o->kallsyms, o->guest_kallsyms, o->guest_modules };
 	if ((r = vp_session_new(l.pd, &so, l.prof->pool, &l.session, err)) < 0)
 		goto out;
+	if (o->collect)
+		vp_session_set_collect(l.session, o->collect, o->collect_ctx);
 	if (o->weight || o->group_by) {
 		const void *tdata;
 		uint64_t tsize;

@@ -3,6 +3,8 @@
 #ifndef VP_REPORT_H
 #define VP_REPORT_H
 
+#include <stdint.h>
+
 #include "error.h"
 #include "profile.h"
 #include "symbols.h"
@@ -18,6 +20,10 @@ struct vp_load_opts {
 	const char *weight;		/* tracepoint field summed into the period column */
 	const char *group_by;		/* tracepoint field whose value keys the rows */
 	int caller;			/* attribute to the first callchain frame outside the sampled object */
+	/* told of every symbol a sample resolves to (see vp_session_collect_fn) */
+	void (*collect)(void *ctx, const char *dso, char kind, uint64_t start, uint64_t size,
+			const char *name);
+	void *collect_ctx;
 };
 
 void vp_load_opts_init(struct vp_load_opts *o);

@@ -34,6 +34,7 @@ struct vp_dso {
 	int loaded;		/* symbols looked for (found or not) */
 	struct vp_elf *elf;
 	struct vp_symtab *jit;
+	struct vp_symtab *embedded;	/* from the file's portable symbol section */
 	uint8_t build_id[20];
 	uint8_t build_id_size;
 	uint64_t module_base;	/* modules: load address at record time (map start) */
@@ -92,6 +93,13 @@ struct vp_session {
 	int kernel_mismatch;	/* file's kernel release differs from this machine's */
 	uint32_t static_gen;	/* for resolutions no map change can alter (hypervisor, guest user) */
 	struct cache_entry *cache;
+	/* The file's portable symbols (VP_FEAT_VMPROF_SYMS): per object, in file
+	 * offsets (user) or recorded addresses (kernel); used when the object
+	 * itself cannot be read or is another build. */
+	struct embedded { const char *dso; char kind; struct vp_symtab *tab; } *emb;
+	size_t nemb;
+	vp_session_collect_fn collect;
+	void *collect_ctx;
 };
 
 /* ---- dsos ---- */
@@ -127,6 +135,79 @@ static struct vp_dso *dso_get(struct vp_session *s, const char *name, enum dso_k
 	return d;
 }
 
+static struct vp_symtab *embedded_for(const struct vp_session *s, const char *dso, char kind)
+{
+	for (size_t i = 0; i < s->nemb; i++)
+		if (s->emb[i].kind == kind && !strcmp(s->emb[i].dso, dso))
+			return s->emb[i].tab;
+	return NULL;
+}
+
+/* Lines "D<TAB>kind<TAB>dso" open an object; "S<TAB>start<TAB>size<TAB>name"
+ * add a symbol to it (hex numbers). Damaged lines are skipped. */
+static void embedded_parse(struct vp_session *s)
+{
+	const void *data;
+	uint64_t size;
+	const char *p, *end;
+	struct embedded *cur = NULL;
+
+	if (vp_perfdata_feature(s->pd, VP_FEAT_VMPROF_SYMS, &data, &size) < 0)
+		return;
+	p = data;
+	end = p + size;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char line[4200];
+		if (n < sizeof(line)) {
+			memcpy(line, p, n);
+			line[n] = '\0';
+			char kind, *name;
+			unsigned long long start, len;
+			int off = 0;
+			if (line[0] == 'D' && line[1] == '\t' && line[2] && line[3] == '\t') {
+				kind = line[2];
+				const char *dso = vp_strpool_intern(s->pool, line + 4);
+				cur = NULL;
+				for (size_t i = 0; i < s->nemb && dso; i++)	/* an object seen again */
+					if (s->emb[i].kind == kind && s->emb[i].dso == dso)
+						cur = &s->emb[i];
+				if (cur || !dso) {
+					p += n + 1;
+					continue;
+				}
+				struct embedded *v = realloc(s->emb, (s->nemb + 1) * sizeof(*v));
+				struct vp_symtab *t = vp_symtab_new();
+				if (v && dso && t) {
+					s->emb = v;
+					vp_symtab_set_demangle(t, kind == '.');
+					s->emb[s->nemb] = (struct embedded){ dso, kind, t };
+					cur = &s->emb[s->nemb++];
+				} else {
+					if (v)
+						s->emb = v;
+					vp_symtab_free(t);
+					cur = NULL;
+				}
+			} else if (cur && line[0] == 'S' &&
+				   sscanf(line, "S\t%llx\t%llx\t%n", &start, &len, &off) == 2 && off > 0) {
+				name = line + off;
+				vp_symtab_add(cur->tab, start, len, name, 1 /* STB_GLOBAL */, 2 /* STT_FUNC */);
+			}
+		}
+		p += n + 1;
+	}
+	for (size_t i = 0; i < s->nemb; i++)
+		vp_symtab_finish(s->emb[i].tab, s->emb[i].kind != '.');
+}
+
+void vp_session_set_collect(struct vp_session *s, vp_session_collect_fn fn, void *ctx)
+{
+	s->collect = fn;
+	s->collect_ctx = ctx;
+}
+
 static void dso_load(struct vp_session *s, struct vp_dso *d)
 {
 	struct vp_error err = { 0 };
@@ -143,6 +224,8 @@ static void dso_load(struct vp_session *s, struct vp_dso *d)
 		return;
 	r = vp_elf_open(d->name, d->build_id_size ? d->build_id : NULL, d->build_id_size, &eo,
 			&d->elf, &err);
+	if (r < 0 && (d->embedded = embedded_for(s, d->name, '.')))
+		return;	/* the file carries the symbols it needs */
 	if (r == -ESTALE)
 		vp_warn_once(d->name, "'%s' changed since it was recorded (build-id differs); its "
 			     "samples stay unresolved", d->name);
@@ -258,6 +341,7 @@ int vp_session_new(const struct vp_perfdata *pd, const struct vp_session_opts *o
 	vp_perfdata_meta(pd, &meta, pool);
 	if (!s->opts.kallsyms && meta.osrelease && uname(&u) == 0 && strcmp(u.release, meta.osrelease))
 		s->kernel_mismatch = 1;
+	embedded_parse(s);
 	*out = s;
 	return 0;
 }
@@ -289,6 +373,9 @@ void vp_session_free(struct vp_session *s)
 		free(d);
 	}
 	vp_u64map_free(&s->dsos_by_name);
+	for (size_t i = 0; i < s->nemb; i++)
+		vp_symtab_free(s->emb[i].tab);
+	free(s->emb);
 	if (s->host.thread_started)
 		pthread_join(s->host.thread, NULL);
 	if (s->guest.thread_started)
@@ -456,11 +543,18 @@ static int kernel_load(struct vp_session *s, struct kernel *k)
 	if (k->tried)
 		return k->syms ? 0 : -1;
 	k->tried = 1;
+	int have_emb = 0;
+	for (size_t i = 0; i < s->nemb; i++)
+		have_emb |= s->emb[i].kind == (k->guest ? 'g' : 'k');
 	if (k->guest && !path) {
 		vp_warn_once("guest-kallsyms", "guest kernel samples stay unresolved: no guest "
 			     "kernel symbols (give --guest-kallsyms)");
 		return -1;
 	}
+	if (!k->guest && s->kernel_mismatch && have_emb)
+		return -1;	/* the file's own kernel symbols serve */
+	if (k->guest && !path && have_emb)
+		return -1;
 	if (!k->guest && s->kernel_mismatch) {
 		vp_warn_once("kernel-mismatch", "kernel samples stay unresolved: the file was "
 			     "recorded on another kernel release than this machine runs (give "
@@ -495,8 +589,20 @@ static void resolve_kernel(struct vp_session *s, struct kernel *k, uint64_t ip,
 	const struct vp_sym *sym = NULL;
 
 	out->dso = map && map->dso ? map->dso->name : k->dso->name;
-	if (kernel_load(s, k) < 0)
+	if (kernel_load(s, k) < 0) {
+		for (size_t i = 0; i < s->nemb; i++) {
+			const struct vp_sym *e;
+			if (s->emb[i].kind != (k->guest ? 'g' : 'k') || !(e = vp_symtab_find(s->emb[i].tab, ip)))
+				continue;
+			const char *in = vp_strpool_intern(s->pool, vp_sym_name(s->emb[i].tab, e, VP_DEMANGLE_NONE));
+			if (in) {
+				out->symbol = in;
+				out->dso = s->emb[i].dso;
+			}
+			break;
+		}
 		return;
+	}
 	if (map && map->dso && map->dso != k->dso) {
 		/* Module: symbols by module name, relative to its base now. */
 		const char *mod = map->dso->name;
@@ -523,6 +629,11 @@ static void resolve_kernel(struct vp_session *s, struct kernel *k, uint64_t ip,
 		const char *in = n ? vp_strpool_intern(s->pool, n) : NULL;
 		if (in)
 			out->symbol = in;
+		if (s->collect) {
+			uint64_t start = map && map->dso && map->dso != k->dso ? sym->start : sym->start - k->delta;
+			s->collect(s->collect_ctx, out->dso, k->guest ? 'g' : 'k', start, sym->end - sym->start,
+				   sym->name);
+		}
 	}
 }
 
@@ -544,12 +655,19 @@ static void resolve_user(struct vp_session *s, uint32_t pid, uint64_t ip, struct
 	out->dso = d->name;
 	if (!d->loaded)
 		dso_load(s, d);
+	uint64_t off = ip - map->start + map->pgoff;
 	if (d->kind == DSO_JIT && d->jit) {
 		tab = d->jit;
 		sym = vp_symtab_find(tab, ip);
-	} else if (d->elf && vp_elf_offset_to_addr(d->elf, ip - map->start + map->pgoff, &addr) == 0) {
+	} else if (d->elf && vp_elf_offset_to_addr(d->elf, off, &addr) == 0) {
 		tab = vp_elf_symtab(d->elf);
 		sym = vp_symtab_find(tab, addr);
+		if (sym && s->collect)	/* kept in file offsets: no ELF needed to use them */
+			s->collect(s->collect_ctx, d->name, '.', off - (addr - sym->start), sym->end - sym->start,
+				   sym->name);
+	} else if (d->embedded) {
+		tab = d->embedded;
+		sym = vp_symtab_find(tab, off);
 	}
 	if (sym) {
 		const char *n = vp_sym_name(tab, sym, VP_DEMANGLE_FULL);

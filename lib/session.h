@@ -41,6 +41,13 @@ int vp_session_exit(struct vp_session *s, const struct vp_task_event *t);
 /* Resolve ip as seen by pid in cpumode (the low bits of a record's misc). */
 void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
 			struct vp_resolved *out);
+/* Called for every symbol a resolution finds (the recorder gathers the
+ * portable symbol section this way): kind '.' user object (start is a file
+ * offset), 'k' host kernel, 'g' guest kernel (recorded addresses); name verbatim. */
+typedef void (*vp_session_collect_fn)(void *ctx, const char *dso, char kind, uint64_t start,
+				      uint64_t size, const char *name);
+void vp_session_set_collect(struct vp_session *s, vp_session_collect_fn fn, void *ctx);
+
 /* Host kernel symbols are still being read on the background thread: a
  * caller may set kernel addresses aside and resolve them later, as long as the
  * kernel's maps stay as they are (vp_session_kernel_gen unchanged). */

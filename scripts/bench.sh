@@ -145,3 +145,24 @@ else
 	say ""
 	say "== chart: not built yet (vmprof chart missing); skipped"
 fi
+
+say ""
+say "== record overhead: the workload alone, under perf record and under vmprof record (-F 10000 -a)"
+wl() { "$tmp/weights" 20000000 4 4 4; }
+t0=$EPOCHREALTIME; wl; t1=$EPOCHREALTIME
+alone=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+t0=$EPOCHREALTIME
+perf record -q -a -F 10000 -e cpu-clock -o "$tmp/rec-perf.data" -- "$tmp/weights" 20000000 4 4 4 > /dev/null 2> "$tmp/rec-perf.err"
+t1=$EPOCHREALTIME
+under_perf=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+t0=$EPOCHREALTIME
+"$vmprof" record -a -F 10000 -e cpu-clock -o "$tmp/rec-vmprof.data" -- "$tmp/weights" 20000000 4 4 4 > /dev/null 2> "$tmp/rec-vmprof.err"
+t1=$EPOCHREALTIME
+under_vmprof=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+lost_perf=$(perf report -i "$tmp/rec-perf.data" --stdio 2>/dev/null | sed -n 's/^# Total Lost Samples: //p' | head -1)
+lost_vmprof=$("$vmprof" report "$tmp/rec-vmprof.data" 2>/dev/null | awk '/^# Samples:/ { s += $NF } END { print s + 0 }')
+printf '  %-40s wall %7.3f s\n' "workload alone" "$alone"
+printf '  %-40s wall %7.3f s   lost %s\n' "under perf record" "$under_perf" "${lost_perf:-?}"
+printf '  %-40s wall %7.3f s   lost %s\n' "under vmprof record" "$under_vmprof" "$lost_vmprof"
+goal "record: vmprof wall / perf wall (same workload, same settings)" \
+	"$(awk -v a="$under_vmprof" -v b="$under_perf" 'BEGIN { printf "%.2f", a / b }')" 1.05 le

@@ -1,57 +1,106 @@
 #!/usr/bin/env bash
-# make demo: the same workloads recorded on this host and inside a QEMU guest,
-# compared and charted. Outputs in demo-out/ (or $1).
+# The host-vs-guest demo behind `make demo`: record the example workloads on
+# this machine and inside a QEMU guest (a Debian 6.1 kernel booted with an
+# initramfs holding vmprof), bring the guest's files out checked, compare the
+# two sides per workload and chart them. Outputs go to demo-out/.
+# Usage: scripts/demo.sh [--kvm] [--smp N] [--timeout S] [--out DIR]   (`make demo`
+# builds first; `make demo DEMO_FLAGS='--kvm --smp 2'` passes options).
+# Workload sizes: VP_MATMUL_N, VP_MEMWALK_MIB, VP_MEMWALK_ROUNDS,
+# VP_PINGPONG_ROUNDS, VP_APPIO_SCALE in the environment, the same on both sides.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:-$top/demo-out}
-vmprof=$top/build/vmprof
-wl=$top/build/examples
-vm=$top/build/vm
-args=${DEMO_ARGS:-160,32,2000,200}	# matmul N, memwalk MB, pingpong rounds, iorw rounds
-IFS=, read -r a_mm a_mw a_pp a_io <<< "$args"
-say() { printf 'demo: %s\n' "$*" >&2; }
-t0=$SECONDS
-
-rm -rf "$out"
-mkdir -p "$out/host" "$out/guest" "$vm"
-say "getting a Debian kernel for the guest"
-kernel=$("$top/examples/vm/get-kernel.sh" "$vm")
-say "building the guest's initramfs (busybox, vmprof and its libraries, workloads)"
-"$top/examples/vm/make-initramfs.sh" "$vm/initrd.gz" "$vmprof" "$wl/matmul" "$wl/memwalk" \
-	"$wl/pingpong" "$wl/iorw"
-"$top/examples/vm/run-guest.sh" ${DEMO_KVM:+--kvm} "$kernel" "$vm/initrd.gz" "$out/guest" "$wl" "$args"
-
-say "recording the same workloads on the host"
-cd "$out/host"
-rec() { local name=$1; shift; "$vmprof" record --label host -o "$name.data" "$@" > "$name.out" 2> "$name.err" ||
-	{ cat "$name.err" >&2; say "host recording of $name failed"; exit 1; }; }
-rec matmul -e cpu-clock -- "$wl/matmul" "$a_mm"
-rec memwalk -e cpu-clock,page-faults,minor-faults -- "$wl/memwalk" "$a_mw" 1
-rec pingpong -e cpu-clock,context-switches -- "$wl/pingpong" "$a_pp"
-mkdir -p "$out/host/io"
-rec iorw -e cpu-clock,syscalls:sys_exit_read,syscalls:sys_exit_write -- "$wl/iorw" "$out/host/io" "$a_io"
-rm -rf "$out/host/io"
-cd "$out"
-
-say "comparing and charting"
-for w in matmul memwalk pingpong iorw; do
-	"$vmprof" compare --labels host,guest -o "$out/$w.cmp.xml" \
-		--guest-file-kallsyms "$out/guest/guest.kallsyms" \
-		"host/$w.data" "guest/$w.data" > "$out/$w.txt" 2> "$out/$w.compare.err" ||
-		{ cat "$out/$w.compare.err" >&2; exit 1; }
-	"$vmprof" chart --top 10 -o "$out/charts/$w" "$out/$w.cmp.xml" 2> "$out/$w.chart.err" ||
-		{ cat "$out/$w.chart.err" >&2; exit 1; }
+build=${BUILD:-$top/build}
+out=$top/demo-out
+vmopts=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kvm) vmopts+=(--kvm); shift ;;
+	--smp) vmopts+=(--smp "$2"); shift 2 ;;
+	--timeout) vmopts+=(--timeout "$2"); shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	*) echo "usage: scripts/demo.sh [--kvm] [--smp N] [--timeout S] [--out DIR]" >&2; exit 2 ;;
+	esac
 done
-"$vmprof" report --weight ret -e syscalls:sys_exit_write,syscalls:sys_exit_read --top 5 \
-	host/iorw.data > "$out/host-io-bytes.txt" 2>/dev/null
-"$vmprof" report --weight ret -e syscalls:sys_exit_write,syscalls:sys_exit_read --top 5 \
-	--kallsyms guest/guest.kallsyms guest/iorw.data > "$out/guest-io-bytes.txt" 2>/dev/null
+vmprof=$build/vmprof
+say() { echo "demo: $*" >&2; }
+die() { echo "demo: $*" >&2; exit 1; }
+export NO_COLOR=${NO_COLOR:-1}
+[ -x "$vmprof" ] || die "no $vmprof: run 'make demo' (it builds vmprof first)"
+[ -x "$build/examples/appio" ] || die "no workloads in $build/examples: run 'make demo'"
+workloads=(matmul memwalk pingpong appio)
+# Sizes set here reach the guest's init through the kernel command line.
+sizes=()
+for v in VP_MATMUL_N VP_MEMWALK_MIB VP_MEMWALK_ROUNDS VP_PINGPONG_ROUNDS VP_APPIO_SCALE; do
+	[ -n "${!v:-}" ] && sizes+=("$v=${!v}")
+done
+t0=$(date +%s)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+# Outputs of an earlier run are replaced, not mixed with this one's.
+rm -rf "$out/host" "$out/guest" "$out/tables" "$out/charts" "$out"/*.cmp.xml "$out"/*.txt
 
+say "1/5 guest kernel and initramfs"
+kernel=$("$top/examples/vm/fetch-kernel.sh" "$build/vm/kernel")
+"$top/examples/vm/build-initramfs.sh" "$build/vm" "$vmprof" "$build/examples"
+
+say "2/5 recording the workloads on the host ($(uname -r))"
+"$top/examples/workloads/record-all.sh" "$vmprof" "$build/examples" "$out/host" host
+
+say "3/5 recording the same workloads inside the guest"
+"$top/examples/vm/run-guest.sh" "${vmopts[@]}" "$kernel" "$build/vm/initramfs.cpio.gz" "$out/guest" "${sizes[@]}"
+
+say "4/5 comparing"
+# The guest's recordings are named with the guest's own symbols: its kernel's
+# from the copy of its /proc/kallsyms made during the same boot, its binaries'
+# from the initramfs tree (--guest-file-symfs).
+guestsyms=(--guest-file-kallsyms "$out/guest/kallsyms" --guest-file-symfs "$build/vm/root")
+compare() {	# compare NAME HOST GUEST [OPTIONS]
+	local name=$1 host=$2 guest=$3; shift 3
+	( cd "$out" && "$vmprof" compare --labels host,guest --top 10 -o "$name.cmp.xml" "$@" \
+		"$host" "$guest" > "$name.txt.tmp" 2>"$name.err" ) ||
+		{ cat "$out/$name.err" >&2; die "vmprof compare for $name failed"; }
+	mv "$out/$name.txt.tmp" "$out/$name.txt"
+	rm -f "$out/$name.err"
+}
+for name in matmul memwalk pingpong; do
+	compare "$name" "host/$name.data" "guest/$name.data" "${guestsyms[@]}"
+done
+# I/O: bytes per function, the 'ret' of every read and write, as tables
+# (report --weight ret), then compared like any other.
+mkdir -p "$out/tables"
+"$vmprof" report --weight ret --format xml "$out/host/appio.data" > "$out/tables/appio.host.xml.tmp" ||
+	die "vmprof report --weight ret of host/appio.data failed"
+"$vmprof" report --weight ret --format xml --kallsyms "$out/guest/kallsyms" --symfs "$build/vm/root" \
+	"$out/guest/appio.data" > "$out/tables/appio.guest.xml.tmp" ||
+	die "vmprof report --weight ret of guest/appio.data failed"
+for side in host guest; do mv "$out/tables/appio.$side.xml.tmp" "$out/tables/appio.$side.xml"; done
+compare appio tables/appio.host.xml tables/appio.guest.xml
+
+say "5/5 charts"
+mkdir -p "$out/charts"
+for name in "${workloads[@]}"; do
+	( cd "$out" && "$vmprof" chart --top 10 -o "charts/$name" "$name.cmp.xml" 2>"$name.err" ) ||
+		{ cat "$out/$name.err" >&2; die "vmprof chart for $name failed"; }
+	rm -f "$out/$name.err"
+done
+
+for name in "${workloads[@]}"; do
+	echo
+	echo "######## $name: $(head -n 1 "$out/host/$name.out")"
+	cat "$out/$name.txt"
+done
 echo
-echo "== host vs guest: matmul (cpu-clock), top rows"
-sed -n '3,20p' "$out/matmul.txt"
+hdr() { "$vmprof" report --header "$1" | sed -n "s/^# $2 *: //p"; }
+printf '%-6s %-18s %-50s %s\n' side kernel hypervisor "steal time (matmul)"
+for side in host guest; do
+	printf '%-6s %-18s %-50s %s\n' "$side" "$(hdr "$out/$side/matmul.data" 'os release')" \
+		"$(hdr "$out/$side/matmul.data" hypervisor)" "$(hdr "$out/$side/matmul.data" 'steal time')"
+done
 echo
-echo "== the guest's recording (vmprof report --header guest/matmul.data)"
-"$vmprof" report --header "$out/guest/matmul.data" | grep -E "hostname|os release|hypervisor|steal|cpu time"
-echo
-say "done in $((SECONDS - t0)) s. Tables: $out/*.txt  charts: $out/charts/*/  data: $out/host, $out/guest"
+echo "outputs in $out:"
+echo "  host/*.data, guest/*.data   the recordings (perf report -i reads them too); guest/ also has its kallsyms"
+echo "  host/*.out, guest/*.out     what each workload printed (appio: its bytes per function)"
+echo "  *.txt, *.cmp.xml            the comparisons (tables above; full comparison for vmprof chart)"
+echo "  tables/                     the I/O tables in bytes (report --weight ret)"
+echo "  charts/<workload>/          bar and circle charts, SVG and PNG"
+say "finished in $(( $(date +%s) - t0 ))s"

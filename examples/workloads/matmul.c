@@ -1,50 +1,50 @@
-/* A naive matrix multiply (the PAPI-V timing experiment): CPU-bound, its
- * time in one function, so host and guest compare on pure computation.
- * Usage: matmul [N]  (default 300) */
+/* Naive matrix multiply (the PAPI-V timing experiment): C = A * B on N x N
+ * doubles with the textbook i-j-k loop, which strides through B column-wise.
+ * Usage: matmul [N] [REPEAT]    Prints a checksum so the work is not elided. */
 #include <stdio.h>
 #include <stdlib.h>
 
-static double *alloc_matrix(size_t n)
+__attribute__((noinline)) static void fill(double *m, int n, unsigned seed)
 {
-	double *m = malloc(n * n * sizeof(*m));
-	if (!m) {
-		perror("matmul");
-		exit(1);
-	}
-	return m;
-}
-
-__attribute__((noinline)) static void fill(double *m, size_t n, unsigned seed)
-{
-	for (size_t i = 0; i < n * n; i++) {
+	for (int i = 0; i < n * n; i++) {
 		seed = seed * 1103515245u + 12345u;
-		m[i] = (double)(seed >> 16) / 65536.0;
+		m[i] = (double)(seed >> 16 & 0x7fff) / 32768.0;
 	}
 }
 
-/* i-j-k order on purpose: the column walk of b is what makes it naive. */
-__attribute__((noinline)) static void multiply(const double *a, const double *b, double *c, size_t n)
+__attribute__((noinline)) static void multiply(const double *a, const double *b, double *c, int n)
 {
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++) {
-			double s = 0;
-			for (size_t k = 0; k < n; k++)
-				s += a[i * n + k] * b[k * n + j];
-			c[i * n + j] = s;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			double sum = 0;
+			for (int k = 0; k < n; k++)
+				sum += a[i * n + k] * b[k * n + j];
+			c[i * n + j] = sum;
 		}
 }
 
 int main(int argc, char **argv)
 {
-	size_t n = argc > 1 ? strtoul(argv[1], NULL, 10) : 300;
-	double *a = alloc_matrix(n), *b = alloc_matrix(n), *c = alloc_matrix(n), trace = 0;
-
+	int n = argc > 1 ? atoi(argv[1]) : 300;
+	int repeat = argc > 2 ? atoi(argv[2]) : 1;
+	if (n < 1 || n > 4096 || repeat < 1) {
+		fprintf(stderr, "usage: matmul [N (1-4096)] [REPEAT]\n");
+		return 2;
+	}
+	double *a = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n * n);
+	double *c = malloc(sizeof(double) * n * n);
+	if (!a || !b || !c) {
+		fprintf(stderr, "matmul: out of memory\n");
+		return 1;
+	}
 	fill(a, n, 1);
 	fill(b, n, 2);
-	multiply(a, b, c, n);
-	for (size_t i = 0; i < n; i++)
-		trace += c[i * n + i];
-	printf("matmul %zux%zu: trace %.3f\n", n, n, trace);
+	double check = 0;
+	for (int r = 0; r < repeat; r++) {
+		multiply(a, b, c, n);
+		check += c[(r * 7) % (n * n)];
+	}
+	printf("matmul: n=%d repeat=%d checksum=%.6f\n", n, repeat, check);
 	free(a);
 	free(b);
 	free(c);

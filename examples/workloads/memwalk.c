@@ -1,50 +1,60 @@
-/* A page-fault and TLB-heavy memory walker (the seed's dTLB experiment):
- * first touches every page of a fresh buffer (one minor fault each), then
- * reads it in a page-sized random stride (a TLB miss per access). Without
- * a PMU, page-faults and minor-faults stand in for the TLB events.
- * Usage: memwalk [MB] [PASSES]  (default 256 MB, 4 passes) */
+/* Page-fault and TLB-heavy memory walker (the dTLB experiment): each round
+ * maps a fresh region, touches every page once (one minor fault per page,
+ * huge pages refused) and then reads one word per page in a scattered order
+ * so nearly every access needs a new TLB entry. Without a hardware PMU the
+ * software events page-faults/minor-faults and cpu-clock stand in for the
+ * dTLB counters. Usage: memwalk [MiB] [ROUNDS]   Prints the pages touched. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
-#define PAGE 4096
-
-__attribute__((noinline)) static void touch_pages(char *buf, size_t pages)
+__attribute__((noinline)) static long touch_pages(char *p, size_t pages, size_t pagesz)
 {
-	for (size_t p = 0; p < pages; p++)
-		buf[p * PAGE] = (char)p;	/* first write: a minor fault */
+	for (size_t i = 0; i < pages; i++)
+		p[i * pagesz] = (char)i;
+	return (long)pages;
 }
 
-__attribute__((noinline)) static uint64_t random_walk(const char *buf, size_t pages, size_t steps)
+/* Page order i*stride mod pages, stride odd and large: a permutation that
+ * jumps far on every step (pages is a power of two). */
+__attribute__((noinline)) static uint64_t walk_pages(const char *p, size_t pages, size_t pagesz, int passes)
 {
-	uint64_t x = 88172645463325252ull, sum = 0;
-
-	for (size_t i = 0; i < steps; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		sum += (unsigned char)buf[(x % pages) * PAGE + (x & 63)];
-	}
+	uint64_t sum = 0;
+	size_t stride = 4099;
+	for (int k = 0; k < passes; k++)
+		for (size_t i = 0; i < pages; i++)
+			sum += (unsigned char)p[((i * stride) & (pages - 1)) * pagesz + (size_t)k % 64];
 	return sum;
 }
 
 int main(int argc, char **argv)
 {
-	size_t mb = argc > 1 ? strtoul(argv[1], NULL, 10) : 256;
-	size_t passes = argc > 2 ? strtoul(argv[2], NULL, 10) : 4;
-	size_t pages = mb * 1024 * 1024 / PAGE;
-	char *buf = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	uint64_t sum = 0;
-
-	if (buf == MAP_FAILED || !pages) {
-		perror("memwalk");
-		return 1;
+	long mib = argc > 1 ? atol(argv[1]) : 64;
+	int rounds = argc > 2 ? atoi(argv[2]) : 4;
+	size_t pagesz = (size_t)sysconf(_SC_PAGESIZE);
+	if (mib < 1 || mib > 4096 || rounds < 1) {
+		fprintf(stderr, "usage: memwalk [MiB (1-4096)] [ROUNDS]\n");
+		return 2;
 	}
-	touch_pages(buf, pages);
-	for (size_t p = 0; p < passes; p++)
-		sum += random_walk(buf, pages, pages * 4);
-	printf("memwalk: %zu pages touched, %zu random reads, checksum %llu\n", pages, passes * pages * 4,
-	       (unsigned long long)sum);
+	size_t pages = (size_t)mib * 1024 * 1024 / pagesz;
+	while (pages & (pages - 1))	/* round down to a power of two */
+		pages &= pages - 1;
+	long touched = 0;
+	uint64_t sum = 0;
+	for (int r = 0; r < rounds; r++) {
+		char *p = mmap(NULL, pages * pagesz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) {
+			perror("memwalk: mmap");
+			return 1;
+		}
+		madvise(p, pages * pagesz, MADV_NOHUGEPAGE);
+		touched += touch_pages(p, pages, pagesz);
+		sum += walk_pages(p, pages, pagesz, 4);
+		munmap(p, pages * pagesz);
+	}
+	printf("memwalk: touch_pages touched %ld pages of %zu bytes in %d rounds (sum %llu)\n",
+	       touched, pagesz, rounds, (unsigned long long)sum);
 	return 0;
 }

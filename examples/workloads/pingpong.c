@@ -1,46 +1,50 @@
-/* Two threads handing a token back and forth through pipes: every hand-over
- * is a context switch (the seed's context-switch circle chart).
- * Usage: pingpong [ROUNDS]  (default 20000) */
+/* Two threads hand a token back and forth through a pair of pipes, so each
+ * round is two context switches (the context-switch circle chart).
+ * Usage: pingpong [ROUNDS]    Prints the rounds played. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-static int to_pong[2], to_ping[2];
-static long rounds;
+static int ping[2], pong[2];
 
-__attribute__((noinline)) static void *pong_thread(void *arg)
+__attribute__((noinline)) static void *ponger(void *arg)
 {
 	char c;
 	(void)arg;
-	for (long i = 0; i < rounds; i++)
-		if (read(to_pong[0], &c, 1) != 1 || write(to_ping[1], &c, 1) != 1)
+	while (read(ping[0], &c, 1) == 1 && c != 'q')
+		if (write(pong[1], &c, 1) != 1)
 			break;
 	return NULL;
 }
 
-__attribute__((noinline)) static long ping(void)
+__attribute__((noinline)) static long pinger(long rounds)
 {
-	char c = 'x';
+	char c = 'p';
 	long done = 0;
-	for (long i = 0; i < rounds; i++) {
-		if (write(to_pong[1], &c, 1) != 1 || read(to_ping[0], &c, 1) != 1)
+	for (; done < rounds; done++)
+		if (write(ping[1], &c, 1) != 1 || read(pong[0], &c, 1) != 1)
 			break;
-		done++;
-	}
 	return done;
 }
 
 int main(int argc, char **argv)
 {
+	long rounds = argc > 1 ? atol(argv[1]) : 20000;
 	pthread_t t;
-	rounds = argc > 1 ? strtol(argv[1], NULL, 10) : 20000;
-	if (pipe(to_pong) || pipe(to_ping) || pthread_create(&t, NULL, pong_thread, NULL)) {
-		perror("pingpong");
+	if (rounds < 1) {
+		fprintf(stderr, "usage: pingpong [ROUNDS]\n");
+		return 2;
+	}
+	if (pipe(ping) || pipe(pong) || pthread_create(&t, NULL, ponger, NULL)) {
+		perror("pingpong: setup");
 		return 1;
 	}
-	long done = ping();
+	long done = pinger(rounds);
+	char q = 'q';
+	if (write(ping[1], &q, 1) != 1)
+		return 1;
 	pthread_join(t, NULL);
-	printf("pingpong: %ld round trips\n", done);
-	return 0;
+	printf("pingpong: %ld rounds between pinger and ponger\n", done);
+	return done == rounds ? 0 : 1;
 }

@@ -44,6 +44,8 @@ PY
 grep -q "^\"cpu-clock\",\"'=HYPERLINK" out.csv || fail "a formula cell was not guarded"
 "$VMPROF" report --full-names --no-csv-safe --format csv in.csv > raw.csv 2>/dev/null
 grep -q '^"cpu-clock","=HYPERLINK' raw.csv || fail "--no-csv-safe still guards"
+"$VMPROF" report --full-names --no-csv-safe --csv-safe --format csv in.csv 2>/dev/null |
+	grep -q "^\"cpu-clock\",\"'=HYPERLINK" || fail "--csv-safe does not turn the guard back on"
 
 # The same for real C++ names from a recording.
 "$VMPROF" report "${S[@]}" --full-names --top 0 --format csv "$F/cxx.data" > cxx.csv 2>/dev/null
@@ -88,6 +90,26 @@ for f in weights multi callchain; do
 		cmp -s want got || { diff want got | head; fail "$f: perf report $layout converts to other rows"; }
 	done
 done
+
+# 3b. Group views (events side by side: perf report --group, and the default
+# for a file recorded with -e '{a,b}'): one table per member.
+gcc -O1 -g -fno-omit-frame-pointer -o weights "$TOP/test/workloads/weights.c"
+perf record -q -o group.data -e '{cpu-clock,page-faults}' -F 4000 -- ./weights 5000000 >/dev/null 2>&1
+"$VMPROF" report --top 0 --format csv group.data > group.want.csv 2>/dev/null
+for layout in "--group --sort dso,sym -n --show-total-period" "--sort dso,sym -n --show-total-period" \
+	      "--group --children --sort dso,sym -n --show-total-period" "--group --sort sym -n"; do
+	perf report -i group.data --stdio $layout > grep.txt 2>/dev/null || fail "perf report $layout failed"
+	grep -q "of events 'anon group" grep.txt || fail "perf printed no group view for $layout"
+	"$VMPROF" convert perf-report grep.txt -o grep.csv 2>err || { cat err; fail "group: convert of $layout failed"; }
+	k=dso; case $layout in *"--sort sym"*) k=none ;; esac
+	fold group.want.csv $k > want; fold grep.csv $k > got
+	cmp -s want got || { diff want got | head; fail "group: perf report $layout converts to other rows"; }
+done
+grep -q "page-faults" got || fail "the group's second event is missing"
+perf report -i group.data --stdio --group --sort dso,sym > grep.txt 2>/dev/null
+expect_status 1 "$VMPROF" convert perf-report grep.txt -o grep2.csv
+grep -q "grep.txt': line [0-9]*: a group view .* needs perf report -n" "$WORK/err" || fail "group without -n: $(cat "$WORK/err")"
+[ ! -e grep2.csv ] || fail "a failed convert left its output"
 
 # 4. A line that is no perf report line is an error naming it.
 perf report -i "$F/weights.data" --stdio "${S[@]}" -n > rep.txt 2>/dev/null

@@ -42,6 +42,18 @@ agree pid pid.data
 "$VMPROF" record -a -o all.data -d 0.3 -- ./weights 5000000 2>/dev/null || fail "record -a"
 agree system-wide all.data
 
+# portable files: the symbols the samples hit travel in the file, so a report
+# after the binary is gone names the same functions
+cp weights wgone
+"$VMPROF" record -o gone.data -e cpu-clock -- ./wgone 20000000 2>/dev/null || fail "record wgone"
+"$VMPROF" report --top 0 --format csv gone.data 2>/dev/null | sort > before.csv
+rm wgone
+"$VMPROF" report --top 0 --format csv gone.data 2>err | sort > after.csv
+cmp -s before.csv after.csv || { diff before.csv after.csv | head; fail "symbols lost with the binary"; }
+grep -q ',"w4",' after.csv || fail "w4 not resolved from the file's own symbols"
+grep -q "no symbols for" err && fail "a warning about the deleted binary: $(cat err)"
+perf report -i gone.data --stdio > /dev/null 2>&1 || fail "perf cannot read a file with portable symbols"
+
 # attr bits
 "$VMPROF" record --host -o host.data -e cpu-clock -- true 2>/dev/null
 "$VMPROF" record --guest -o guest.data -e cpu-clock:u -- true 2>/dev/null

@@ -1,0 +1,272 @@
+/* Folded stacks from a perf.data file's callchains: one line per distinct
+ * stack, "comm;outermost;...;leaf COUNT", the input of FlameGraph's
+ * flamegraph.pl and of speedscope, as stackcollapse-perf.pl makes them from
+ * `perf script`. */
+#include "formats.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/perfdata.h"
+#include "lib/session.h"
+#include "lib/strpool.h"
+#include "lib/u64map.h"
+
+/* The kernel caps callchains at kernel.perf_event_max_stack (127 by default);
+ * a longer one in a file is cut here rather than trusted. */
+#define MAX_FRAMES 1024
+
+struct stack {
+	const char *text;	/* interned "comm;a;b;c" */
+	uint64_t count;
+};
+
+struct vp_folded {
+	struct vp_strpool *pool;
+	struct vp_u64map index;	/* interned text pointer -> stack number + 1 */
+	struct stack *v;
+	size_t n, cap;
+	const char *event;	/* interned */
+};
+
+struct folder {
+	struct vp_folded *f;
+	const struct vp_folded_opts *o;
+	const struct vp_evsel *evsel;
+	struct vp_session *session;
+	struct vp_perfdata *pd;
+	struct vp_error *err;
+	char *buf;
+	size_t len, cap;
+	struct vp_resolved frames[MAX_FRAMES];
+};
+
+void vp_folded_opts_init(struct vp_folded_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->value = VP_VALUE_SAMPLES;
+}
+
+static int put(struct folder *fo, const char *s, size_t n)
+{
+	if (fo->len + n + 1 > fo->cap) {
+		size_t cap = fo->cap ? fo->cap : 256;
+		while (cap < fo->len + n + 1)
+			cap *= 2;
+		char *b = realloc(fo->buf, cap);
+		if (!b)
+			return -ENOMEM;
+		fo->buf = b;
+		fo->cap = cap;
+	}
+	/* ';' separates frames and a newline ends the line: neither may appear in
+	 * a name (stackcollapse-perf.pl turns ';' into ':' too). */
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		fo->buf[fo->len++] = c == ';' ? ':' : c == '\n' || c == '\r' ? ' ' : c;
+	}
+	fo->buf[fo->len] = 0;
+	return 0;
+}
+
+static int put_sep(struct folder *fo)
+{
+	int r = put(fo, "x", 1);
+
+	if (r == 0)
+		fo->buf[fo->len - 1] = ';';
+	return r;
+}
+
+/* A frame's name as perf script shows it; an unresolved address is named by
+ * its object, "[libc.so.6]", as stackcollapse-perf.pl does. */
+static int put_frame(struct folder *fo, const struct vp_resolved *r)
+{
+	char tmp[512];
+
+	if (strcmp(r->symbol, "[unknown]") || !r->dso || !strcmp(r->dso, "[unknown]")) {
+		size_t n = fo->o->full_names ? strlen(r->symbol) : vp_symbol_display_len(r->symbol);
+		return put(fo, r->symbol, n);
+	}
+	const char *base = vp_dso_short_name(r->dso);
+	int n = base[0] == '[' ? snprintf(tmp, sizeof(tmp), "%s", base)
+			       : snprintf(tmp, sizeof(tmp), "[%s]", base);
+	return put(fo, tmp, n < 0 ? 0 : (size_t)n >= sizeof(tmp) ? sizeof(tmp) - 1 : (size_t)n);
+}
+
+static int add_stack(struct folder *fo, uint64_t count)
+{
+	struct vp_folded *f = fo->f;
+	const char *text = vp_strpool_intern_n(f->pool, fo->buf, fo->len);
+	uintptr_t at;
+
+	if (!text)
+		return -ENOMEM;
+	at = (uintptr_t)vp_u64map_get(&f->index, (uintptr_t)text);
+	if (at) {
+		f->v[at - 1].count += count;
+		return 0;
+	}
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 256;
+		struct stack *v = realloc(f->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		f->v = v;
+		f->cap = cap;
+	}
+	f->v[f->n] = (struct stack){ text, count };
+	if (vp_u64map_put(&f->index, (uintptr_t)text, (void *)(uintptr_t)(f->n + 1)) < 0)
+		return -ENOMEM;
+	f->n++;
+	return 0;
+}
+
+static int on_sample(void *ctx, const struct vp_sample *s)
+{
+	struct folder *fo = ctx;
+	struct vp_resolved *frames = fo->frames;
+	unsigned cpumode = s->misc & VP_MISC_CPUMODE_MASK;
+	size_t nframes = 0;
+	const char *comm;
+	int r = 0;
+
+	if (s->evsel != fo->evsel)
+		return 0;
+	fo->len = 0;
+	comm = vp_session_comm_of(fo->session, s->pid, s->tid);
+	r = put(fo, comm ? comm : "[unknown]", strlen(comm ? comm : "[unknown]"));
+	/* Collect the frames leaf first, print them root first. Context markers
+	 * (PERF_CONTEXT_KERNEL, _USER, guest) say how the following addresses
+	 * are to be read. */
+	size_t want = s->nr_callchain < MAX_FRAMES ? (size_t)s->nr_callchain : MAX_FRAMES;
+	if (!s->callchain) {
+		vp_session_resolve(fo->session, s->pid, cpumode, s->ip, &frames[nframes++]);
+	} else {
+		for (size_t i = 0; i < want; i++) {
+			uint64_t ip = s->callchain[i];
+			if (ip >= PERF_CONTEXT_MAX) {
+				cpumode = ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
+					: ip == PERF_CONTEXT_GUEST_USER ? PERF_RECORD_MISC_GUEST_USER
+					: ip == PERF_CONTEXT_GUEST_KERNEL ? PERF_RECORD_MISC_GUEST_KERNEL
+					: ip == PERF_CONTEXT_HV ? PERF_RECORD_MISC_HYPERVISOR
+					: PERF_RECORD_MISC_KERNEL;
+				continue;
+			}
+			vp_session_resolve(fo->session, s->pid, cpumode, ip, &frames[nframes++]);
+		}
+	}
+	for (size_t i = nframes; i-- > 0 && r == 0;)
+		if ((r = put_sep(fo)) == 0)
+			r = put_frame(fo, &frames[i]);
+	if (r == 0)
+		r = add_stack(fo, fo->o->value == VP_VALUE_PERIOD ? s->period : 1);
+	return r < 0 ? vp_errorf(fo->err, r, "out of memory") : 0;
+}
+
+static int on_mmap(void *ctx, const struct vp_mmap_event *m)
+{
+	struct folder *fo = ctx;
+	return vp_session_mmap(fo->session, m) < 0 ? vp_errorf(fo->err, -ENOMEM, "out of memory") : 0;
+}
+
+static int on_comm(void *ctx, const struct vp_comm_event *c)
+{
+	struct folder *fo = ctx;
+	return vp_session_comm(fo->session, c) < 0 ? vp_errorf(fo->err, -ENOMEM, "out of memory") : 0;
+}
+
+static int on_fork(void *ctx, const struct vp_task_event *t)
+{
+	struct folder *fo = ctx;
+	return vp_session_fork(fo->session, t) < 0 ? vp_errorf(fo->err, -ENOMEM, "out of memory") : 0;
+}
+
+static int stack_cmp(const void *pa, const void *pb)
+{
+	return strcmp(((const struct stack *)pa)->text, ((const struct stack *)pb)->text);
+}
+
+void vp_folded_free(struct vp_folded *f)
+{
+	if (!f)
+		return;
+	vp_u64map_free(&f->index);
+	free(f->v);
+	vp_strpool_free(f->pool);
+	free(f);
+}
+
+int vp_folded_from_perfdata(const char *path, const struct vp_load_opts *lo,
+			    const struct vp_folded_opts *o, struct vp_folded **out, struct vp_error *err)
+{
+	struct folder fo = { .o = o, .err = err };
+	struct vp_session_opts so = { 0 };
+	struct vp_strpool *names = NULL;
+	int r;
+
+	*out = NULL;
+	if (lo)
+		so = (struct vp_session_opts){ lo->symfs, lo->kallsyms, lo->guest_kallsyms, lo->guest_modules };
+	if ((r = vp_perfdata_open(path, &fo.pd, err)) < 0)
+		return r;
+	for (size_t i = 0; i < vp_perfdata_nevsel(fo.pd); i++) {
+		const struct vp_evsel *ev = vp_perfdata_evsel(fo.pd, i);
+		if (!o->event ? i == 0 : !strcmp(ev->name, o->event))
+			fo.evsel = ev;
+	}
+	if (!fo.evsel) {
+		r = o->event ? vp_errorf(err, -ENOENT, "'%s': no event '%s' in the file", path, o->event)
+			     : vp_errorf(err, -EINVAL, "'%s': the file has no events", path);
+		goto out;
+	}
+	if (!o->event && vp_perfdata_nevsel(fo.pd) > 1)
+		vp_warn("'%s' holds %zu events; folding '%s' (choose one with --event)", path,
+			vp_perfdata_nevsel(fo.pd), fo.evsel->name);
+	if (!(fo.evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
+		vp_warn("'%s': '%s' was recorded without callchains (-g): every stack is one frame",
+			path, fo.evsel->name);
+	fo.f = calloc(1, sizeof(*fo.f));
+	names = vp_strpool_new();
+	if (!fo.f || !names || !(fo.f->pool = vp_strpool_new()) ||
+	    !(fo.f->event = vp_strpool_intern(fo.f->pool, fo.evsel->name))) {
+		r = vp_errorf(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((r = vp_session_new(fo.pd, &so, names, &fo.session, err)) < 0)
+		goto out;
+	struct vp_perf_tool tool = { .sample = on_sample, .mmap = on_mmap, .comm = on_comm,
+				     .fork = on_fork };
+	if ((r = vp_perfdata_walk(fo.pd, &tool, &fo, err)) < 0)
+		goto out;
+	if (fo.f->n > 1)
+		qsort(fo.f->v, fo.f->n, sizeof(*fo.f->v), stack_cmp);
+	*out = fo.f;
+	fo.f = NULL;
+out:
+	vp_session_free(fo.session);
+	vp_strpool_free(names);
+	vp_folded_free(fo.f);
+	vp_perfdata_close(fo.pd);
+	free(fo.buf);
+	return r < 0 ? r : 0;
+}
+
+const char *vp_folded_event(const struct vp_folded *f)
+{
+	return f->event;
+}
+
+size_t vp_folded_count(const struct vp_folded *f)
+{
+	return f->n;
+}
+
+int vp_folded_write(FILE *out, const struct vp_folded *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (fprintf(out, "%s %llu\n", f->v[i].text, (unsigned long long)f->v[i].count) < 0)
+			return -EIO;
+	return ferror(out) ? -EIO : 0;
+}
