@@ -97,7 +97,8 @@ struct vp_session {
 	 * offsets (user) or recorded addresses (kernel); used when the object
 	 * itself cannot be read or is another build. */
 	struct embedded { const char *dso; char kind; struct vp_symtab *tab; } *emb;
-	size_t nemb;
+	size_t nemb, capemb;
+	struct vp_u64map emb_by_key;	/* embedded_key() -> index + 1 */
 	vp_session_collect_fn collect;
 	void *collect_ctx;
 };
@@ -135,12 +136,23 @@ static struct vp_dso *dso_get(struct vp_session *s, const char *name, enum dso_k
 	return d;
 }
 
+/* The section comes from the file: bounded, so that a hostile one costs
+ * neither unbounded memory nor a lookup per object for every line. */
+#define MAX_EMBEDDED_OBJECTS	4096
+#define MAX_EMBEDDED_SYMBOLS	(1u << 22)
+
+/* Interned names are unique pointers; user-space pointers leave the top byte free. */
+static uint64_t embedded_key(const char *dso, char kind)
+{
+	return (uint64_t)(uintptr_t)dso ^ (uint64_t)(unsigned char)kind << 56;
+}
+
+/* dso: interned in the session's pool, as every dso name is */
 static struct vp_symtab *embedded_for(const struct vp_session *s, const char *dso, char kind)
 {
-	for (size_t i = 0; i < s->nemb; i++)
-		if (s->emb[i].kind == kind && !strcmp(s->emb[i].dso, dso))
-			return s->emb[i].tab;
-	return NULL;
+	uintptr_t i = (uintptr_t)vp_u64map_get(&s->emb_by_key, embedded_key(dso, kind));
+
+	return i ? s->emb[i - 1].tab : NULL;
 }
 
 /* Lines "D<TAB>kind<TAB>dso" open an object; "S<TAB>start<TAB>size<TAB>name"
@@ -151,6 +163,7 @@ static void embedded_parse(struct vp_session *s)
 	uint64_t size;
 	const char *p, *end;
 	struct embedded *cur = NULL;
+	size_t nsyms = 0;
 
 	if (vp_perfdata_feature(s->pd, VP_FEAT_VMPROF_SYMS, &data, &size) < 0)
 		return;
@@ -169,34 +182,52 @@ static void embedded_parse(struct vp_session *s)
 			if (line[0] == 'D' && line[1] == '\t' && line[2] && line[3] == '\t') {
 				kind = line[2];
 				const char *dso = vp_strpool_intern(s->pool, line + 4);
-				cur = NULL;
-				for (size_t i = 0; i < s->nemb && dso; i++)	/* an object seen again */
-					if (s->emb[i].kind == kind && s->emb[i].dso == dso)
-						cur = &s->emb[i];
+				uintptr_t seen = dso ? (uintptr_t)vp_u64map_get(&s->emb_by_key,
+									       embedded_key(dso, kind)) : 0;
+				cur = seen ? &s->emb[seen - 1] : NULL;	/* an object seen again */
 				if (cur || !dso) {
-					p += n + 1;
+					p = nl ? nl + 1 : end;
 					continue;
 				}
-				struct embedded *v = realloc(s->emb, (s->nemb + 1) * sizeof(*v));
-				struct vp_symtab *t = vp_symtab_new();
-				if (v && dso && t) {
+				if (s->nemb == MAX_EMBEDDED_OBJECTS) {
+					vp_warn_once("embedded-objects", "'%s': portable symbols for more than "
+						     "%d objects; the rest are ignored",
+						     vp_perfdata_path(s->pd), MAX_EMBEDDED_OBJECTS);
+					p = nl ? nl + 1 : end;
+					continue;
+				}
+				if (s->nemb == s->capemb) {
+					size_t cap = s->capemb ? s->capemb * 2 : 16;
+					struct embedded *v = realloc(s->emb, cap * sizeof(*v));
+					if (!v) {
+						p = nl ? nl + 1 : end;
+						continue;
+					}
 					s->emb = v;
+					s->capemb = cap;
+				}
+				struct vp_symtab *t = vp_symtab_new();
+				if (t && vp_u64map_put(&s->emb_by_key, embedded_key(dso, kind),
+						       (void *)(uintptr_t)(s->nemb + 1)) == 0) {
 					vp_symtab_set_demangle(t, kind == '.');
 					s->emb[s->nemb] = (struct embedded){ dso, kind, t };
 					cur = &s->emb[s->nemb++];
 				} else {
-					if (v)
-						s->emb = v;
 					vp_symtab_free(t);
-					cur = NULL;
 				}
 			} else if (cur && line[0] == 'S' &&
 				   sscanf(line, "S\t%llx\t%llx\t%n", &start, &len, &off) == 2 && off > 0) {
 				name = line + off;
-				vp_symtab_add(cur->tab, start, len, name, 1 /* STB_GLOBAL */, 2 /* STT_FUNC */);
+				if (nsyms++ == MAX_EMBEDDED_SYMBOLS)
+					vp_warn_once("embedded-symbols", "'%s': more than %u portable symbols; "
+						     "the rest are ignored", vp_perfdata_path(s->pd),
+						     MAX_EMBEDDED_SYMBOLS);
+				if (nsyms <= MAX_EMBEDDED_SYMBOLS)
+					vp_symtab_add(cur->tab, start, len, name, 1 /* STB_GLOBAL */,
+						      2 /* STT_FUNC */);
 			}
 		}
-		p += n + 1;
+		p = nl ? nl + 1 : end;
 	}
 	for (size_t i = 0; i < s->nemb; i++)
 		vp_symtab_finish(s->emb[i].tab, s->emb[i].kind != '.');
@@ -376,6 +407,7 @@ void vp_session_free(struct vp_session *s)
 	for (size_t i = 0; i < s->nemb; i++)
 		vp_symtab_free(s->emb[i].tab);
 	free(s->emb);
+	vp_u64map_free(&s->emb_by_key);
 	if (s->host.thread_started)
 		pthread_join(s->host.thread, NULL);
 	if (s->guest.thread_started)
