@@ -59,7 +59,7 @@ struct vp_perfdata {
 
 	struct vp_feature feat[VP_HEADER_FEAT_BITS];
 	struct vp_build_id *build_ids;
-	size_t nbuild_ids;
+	size_t nbuild_ids, capbuild_ids;
 	struct vp_strpool *pool;	/* names, filenames */
 
 	struct vp_stream stream;

@@ -152,14 +152,30 @@ static int tracing_data_payload(struct vp_perfdata *pd, const struct perf_event_
 	padded = ((uint64_t)size + 7) & ~7ull;
 	if (padded > VP_MAX_FEATURE_SIZE)
 		return vp_errorf(err, -E2BIG, "'%s': tracing data of %u bytes", pd->path, size);
-	buf = malloc(padded ? padded : 1);
-	if (!buf)
-		return vp_errorf(err, -ENOMEM, "'%s': out of memory", pd->path);
-	if ((r = vp_stream_read(&pd->stream, buf, padded)) < 0) {
-		free(buf);
-		return vp_errorf(err, -EINVAL, "'%s': truncated in the tracing data", pd->path);
+	/* The buffer grows with what arrives, not with what the record claims. */
+	uint64_t got = 0, cap = 0;
+	buf = NULL;
+	while (got < padded) {
+		uint64_t chunk = padded - got < STREAM_CHUNK ? padded - got : STREAM_CHUNK;
+		if (got + chunk > cap) {
+			uint64_t ncap = cap ? cap * 2 : STREAM_CHUNK;
+			uint8_t *nb;
+			if (ncap > padded)
+				ncap = padded;
+			if (!(nb = realloc(buf, ncap))) {
+				free(buf);
+				return vp_errorf(err, -ENOMEM, "'%s': out of memory", pd->path);
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		if (vp_stream_read(&pd->stream, buf + got, chunk) < 0) {
+			free(buf);
+			return vp_errorf(err, -EINVAL, "'%s': truncated in the tracing data", pd->path);
+		}
+		got += chunk;
 	}
-	r = vp_pd_parse_feature(pd, VP_FEAT_TRACING_DATA, buf, size, err);
+	r = vp_pd_parse_feature(pd, VP_FEAT_TRACING_DATA, buf ? buf : (const uint8_t *)"", size, err);
 	free(buf);
 	return r;
 }

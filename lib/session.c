@@ -98,6 +98,10 @@ struct vp_session {
 	 * itself cannot be read or is another build. */
 	struct embedded { const char *dso; char kind; struct vp_symtab *tab; } *emb;
 	size_t nemb, capemb;
+	/* build-ids by file name (interned here) -> index + 1, the first entry
+	 * for a name winning; entries arrive late in pipe streams */
+	struct vp_u64map bid_by_name;
+	size_t bid_indexed;
 	struct vp_u64map emb_by_key;	/* embedded_key() -> index + 1 */
 	vp_session_collect_fn collect;
 	void *collect_ctx;
@@ -123,12 +127,18 @@ static struct vp_dso *dso_get(struct vp_session *s, const char *name, enum dso_k
 	/* Build-ids recorded by perf pin the exact file; a mismatch is warned about. */
 	size_t nb;
 	const struct vp_build_id *b = vp_perfdata_build_ids(s->pd, &nb);
-	for (size_t i = 0; i < nb; i++)
-		if (strcmp(b[i].filename, name) == 0) {
-			memcpy(d->build_id, b[i].id, b[i].size);
-			d->build_id_size = b[i].size;
+	for (; s->bid_indexed < nb; s->bid_indexed++) {
+		const char *fn = vp_strpool_intern(s->pool, b[s->bid_indexed].filename);
+		if (fn && !vp_u64map_get(&s->bid_by_name, (uintptr_t)fn) &&
+		    vp_u64map_put(&s->bid_by_name, (uintptr_t)fn,
+				  (void *)(uintptr_t)(s->bid_indexed + 1)) < 0)
 			break;
-		}
+	}
+	uintptr_t bi = (uintptr_t)vp_u64map_get(&s->bid_by_name, (uintptr_t)iname);
+	if (bi) {
+		memcpy(d->build_id, b[bi - 1].id, b[bi - 1].size);
+		d->build_id_size = b[bi - 1].size;
+	}
 	if (vp_u64map_put(&s->dsos_by_name, (uintptr_t)iname, d) < 0) {
 		free(d);
 		return NULL;
@@ -408,6 +418,7 @@ void vp_session_free(struct vp_session *s)
 		vp_symtab_free(s->emb[i].tab);
 	free(s->emb);
 	vp_u64map_free(&s->emb_by_key);
+	vp_u64map_free(&s->bid_by_name);
 	if (s->host.thread_started)
 		pthread_join(s->host.thread, NULL);
 	if (s->guest.thread_started)
