@@ -102,6 +102,7 @@ struct vp_session {
 	 * for a name winning; entries arrive late in pipe streams */
 	struct vp_u64map bid_by_name;
 	size_t bid_indexed;
+	uint64_t maps_copied;	/* map entries copied to forked processes so far */
 	struct vp_u64map emb_by_key;	/* embedded_key() -> index + 1 */
 	vp_session_collect_fn collect;
 	void *collect_ctx;
@@ -149,6 +150,7 @@ static struct vp_dso *dso_get(struct vp_session *s, const char *name, enum dso_k
 /* The section comes from the file: bounded, so that a hostile one costs
  * neither unbounded memory nor a lookup per object for every line. */
 #define MAX_EMBEDDED_OBJECTS	4096
+#define MAX_FORKED_MAPS		(1u << 22)
 #define MAX_EMBEDDED_SYMBOLS	(1u << 22)
 
 /* Interned names are unique pointers; user-space pointers leave the top byte free. */
@@ -555,6 +557,14 @@ int vp_session_fork(struct vp_session *s, const struct vp_task_event *e)
 		if (!pp || !cp)
 			return -ENOMEM;
 		cp->gen++;
+		/* forks x maps is the file's to choose: bounded (a busy system-wide
+		 * recording copies well under a million entries) */
+		if ((s->maps_copied += pp->maps.n) > MAX_FORKED_MAPS) {
+			vp_warn_once("forked-maps", "'%s': more than %u maps copied to forked "
+				     "processes; later processes start without their parent's maps",
+				     vp_perfdata_path(s->pd), MAX_FORKED_MAPS);
+			return 0;
+		}
 		return vp_maps_copy(&cp->maps, &pp->maps);
 	}
 	return 0;
