@@ -16,7 +16,7 @@ import sys
 vmprof, good, work = sys.argv[1:4]
 extra = sys.argv[4:]
 TIMEOUT = 10
-FLIP_BYTES = 768	# header, attrs, ids and the first records
+FLIP_BYTES = 640	# header, attrs, ids and the first records
 
 data = open(good, "rb").read()
 d_off, d_size = struct.unpack_from("<QQ", data, 40)
