@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -402,6 +403,69 @@ static int sym_value(const char *s, long long *out)
 
 /* "name=value" as the event's own print format writes it (e.g. sched_switch's
  * prev_state=R+), NULL when the format does not print the field that way. */
+/* libtraceevent prints a record by trusting it: fields are read where the
+ * format puts them, strings up to their NUL, arrays for lengths that fields
+ * give. So a record is printed only when it holds every field its format
+ * declares (dynamic ones and their NULs inside it too), and only through
+ * print arguments that read nothing but fields. */
+static int args_safe(const struct tep_print_arg *a, int depth)
+{
+	for (; a; a = a->next) {
+		if (depth > 32)
+			return 0;
+		switch (a->type) {
+		case TEP_PRINT_NULL:
+		case TEP_PRINT_ATOM:
+		case TEP_PRINT_FIELD:
+		case TEP_PRINT_STRING:
+			break;
+		case TEP_PRINT_FLAGS:
+			if (!args_safe(a->flags.field, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_SYMBOL:
+			if (!args_safe(a->symbol.field, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_TYPE:
+			if (!args_safe(a->typecast.item, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_OP:
+			if (!args_safe(a->op.left, depth + 1) || !args_safe(a->op.right, depth + 1))
+				return 0;
+			break;
+		default:	/* hex dumps, arrays, bitmasks, functions: lengths from the record */
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int record_holds(const struct tep_format_field *f, const uint8_t *raw, size_t size)
+{
+	for (; f; f = f->next) {
+		if (f->offset < 0 || f->size < 0 || (size_t)f->offset + (size_t)f->size > size)
+			return 0;
+		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+			uint32_t v;
+			size_t off, len;
+			if (f->size < 4)
+				return 0;
+			memcpy(&v, raw + f->offset, 4);
+			off = v & 0xffff;
+			len = v >> 16;
+			if (f->flags & TEP_FIELD_IS_RELATIVE)
+				off += (size_t)f->offset + (size_t)f->size;
+			if (off > size || len > size - off || !memchr(raw + off, 0, size - off))
+				return 0;
+		} else if ((f->flags & TEP_FIELD_IS_STRING) && !memchr(raw + f->offset, 0, (size_t)f->size)) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
 static const char *printed_value(const struct vp_tpfield *f, const void *raw, size_t size,
 				 struct vp_strpool *pool)
 {
@@ -410,6 +474,10 @@ static const char *printed_value(const struct vp_tpfield *f, const void *raw, si
 	const char *out = NULL, *p;
 	size_t nlen = strlen(f->field->name);
 
+	if (size > INT_MAX || !args_safe(f->event->print_fmt.args, 0) ||
+	    !record_holds(f->event->format.common_fields, raw, size) ||
+	    !record_holds(f->event->format.fields, raw, size))
+		return NULL;
 	trace_seq_init(&seq);
 	tep_print_event(f->event->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&seq);
