@@ -33,7 +33,7 @@ SAN_CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/san/test/%)
 
 .PHONY: all deps check check-unit check-unit-san check-integration check-vm check-fuzz-regress \
-        bench demo fuzz install clean distclean workloads
+        bench demo fuzz fuzz-ci install clean distclean workloads
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/vmprof
@@ -122,6 +122,10 @@ $(BUILD)/san/replay_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_util.c test/fuzz/replay
 fuzz: deps
 	@$(MAKE) --no-print-directory $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) BUILD=$(abspath $(BUILD)) scripts/fuzz.sh $(FUZZ_NAMES)
+
+# A CI-sized run: every target, 60 s in all.
+fuzz-ci:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$$((60 / $(words $(FUZZ_NAMES))))
 
 # Every committed corpus and regression input, replayed through the ASan build.
 check-fuzz-regress: $(FUZZ_NAMES:%=$(BUILD)/san/replay_%)
