@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "converters/formats.h"
 
@@ -28,8 +29,12 @@ static void round_trip(const struct vp_profile *p, int xml)
 		return;
 	}
 	fclose(f);
+	/* Names XML cannot carry are written as U+FFFD: two names that differ
+	 * only there become one, and the tables may not add up when read back.
+	 * Lossy, known, and a clean error; a file that is not XML is a bug. */
 	if ((xml ? vp_profile_read_xml("out", buf, len, &back, &err)
-		 : vp_profile_read_csv("out", buf, len, &back, &err)) < 0) {
+		 : vp_profile_read_csv("out", buf, len, &back, &err)) < 0 &&
+	    (!memmem(buf, len, "\xef\xbf\xbd", 3) || strstr(err.msg, "not well-formed"))) {
 		fprintf(stderr, "round trip through %s failed: %s\n", xml ? "XML" : "CSV", err.msg);
 		abort();
 	}
