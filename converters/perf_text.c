@@ -362,7 +362,7 @@ static int comment(struct text *x, const char *line, size_t n)
 		/* names may hold quotes ('{a,b}' groups): the last quote ends it */
 		for (const char *p = e; p && p < line + n; p = memchr(p + 1, '\'', n - (size_t)(p + 1 - line)))
 			e = p;
-		if (!e || e - (q + 10) >= (ptrdiff_t)sizeof(name))
+		if (!e || e == q + 10 || e - (q + 10) >= (ptrdiff_t)sizeof(name))
 			return fail(x, "bad event line");
 		finish_event(x);
 		snprintf(name, sizeof(name), "%.*s", (int)(e - (q + 10)), q + 10);
