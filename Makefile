@@ -33,7 +33,7 @@ SAN_CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/san/test/%)
 
 .PHONY: all deps check check-unit check-unit-san check-integration check-vm check-fuzz-regress \
-        bench demo fuzz install clean distclean workloads
+        bench demo fuzz fuzz-ci install clean distclean workloads
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/vmprof
@@ -97,28 +97,35 @@ $(BUILD)/san/test/%: test/unit/%.c $(UNIT_HELP) $(BUILD)/san/libvmprof.a
 FUZZ_NAMES  = $(patsubst test/fuzz/fuzz_%.c,%,$(filter-out test/fuzz/fuzz_util.c,$(wildcard test/fuzz/fuzz_*.c)))
 FUZZ_CC    ?= clang
 FUZZ_SECONDS ?= 10
-FUZZ_SAN    = -fsanitize=address,undefined -fno-omit-frame-pointer
+FUZZ_SAN    = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DVP_VERSION='"$(VERSION)"' -I. -Ilib $(PKG_CFLAGS) -g -O1 \
               -Wno-unused-command-line-argument
+# targets read fixtures (symfs, kallsyms) from the source tree
+FUZZ_DEFS   = -DVP_SRCDIR='"$(abspath .)"'
 FUZZ_OBJS   = $(LIB_SRCS:%.c=$(BUILD)/fuzz/%.o)
+# kept between runs: make would otherwise delete them as intermediates
 .SECONDARY: $(FUZZ_OBJS)
 
 $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC fuzz $<"
-	@$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
-$(BUILD)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_util.c $(FUZZ_OBJS)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+$(BUILD)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_util.c test/fuzz/fuzz.h $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_DEFS) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $(filter-out %.h,$^) $(LDLIBS)
 
 # The same targets without libFuzzer, for replaying inputs under ASan in make check.
-$(BUILD)/san/replay_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_util.c test/fuzz/replay_main.c $(BUILD)/san/libvmprof.a
+$(BUILD)/san/replay_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_util.c test/fuzz/replay_main.c test/fuzz/fuzz.h $(BUILD)/san/libvmprof.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $(filter %.c,$^) $(BUILD)/san/libvmprof.a $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(FUZZ_DEFS) $(SAN_FLAGS) -o $@ $(filter %.c,$^) $(BUILD)/san/libvmprof.a $(LDLIBS)
 
 fuzz: deps
 	@$(MAKE) --no-print-directory $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) BUILD=$(abspath $(BUILD)) scripts/fuzz.sh $(FUZZ_NAMES)
+
+# A CI-sized run: every target, 60 s in all.
+fuzz-ci:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$$((60 / $(words $(FUZZ_NAMES))))
 
 # Every committed corpus and regression input, replayed through the ASan build.
 check-fuzz-regress: $(FUZZ_NAMES:%=$(BUILD)/san/replay_%)
@@ -158,4 +165,4 @@ install: $(BUILD)/vmprof
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(SAN_LIB_OBJS:.o=.d) $(SAN_CMD_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(SAN_LIB_OBJS:.o=.d) $(SAN_CMD_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)

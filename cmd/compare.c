@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "common.h"
 #include "options.h"
+#include "text.h"
 #include "converters/formats.h"
 #include "lib/compare.h"
 
@@ -148,20 +149,29 @@ static void print_event(const struct vp_comparison *c, const struct vp_cmp_event
 		if ((int)strlen(buf) > rw)
 			rw = (int)strlen(buf);
 	}
-	printf("# Event '%s'", e->name);
-	if (!e->present[0] || !e->present[1])
-		printf(": only in %s", e->present[0] ? c->label[0] : c->label[1]);
+	/* names come from the files: escaped (text.h) */
+	printf("# Event '");
+	vp_text_puts(stdout, e->name);
+	printf("'");
+	if (!e->present[0] || !e->present[1]) {
+		printf(": only in ");
+		vp_text_puts(stdout, e->present[0] ? c->label[0] : c->label[1]);
+	}
 	printf("\n");
 	for (int s = 0; s < 2; s++)
-		if (e->present[s])
-			printf("# %-6s %s: %" PRIu64 " samples, period %" PRIu64 "\n", s ? "guest" : "host",
-			       c->label[s], e->total_samples[s], e->total_period[s]);
+		if (e->present[s]) {
+			printf("# %-6s ", s ? "guest" : "host");
+			vp_text_puts(stdout, c->label[s]);
+			printf(": %" PRIu64 " samples, period %" PRIu64 "\n", e->total_samples[s],
+			       e->total_period[s]);
+		}
 	printf("# Rows: %zu of %zu, ranked by %s %s\n#\n", e->nrows, e->total_rows,
 	       vp_rank_name(c->rank), c->value == VP_VALUE_SAMPLES ? "samples" : "period");
 	/* column heads carry the side labels */
 	for (int s = 0; s < 2; s++) {
 		int w = sw[s] + pw[s] + 7 + 4;	/* two gaps of 2, "100.00%" */
-		printf("%s%-*.*s", s ? "  " : "# ", w, w, c->label[s]);
+		printf("%s", s ? "  " : "# ");
+		vp_text_fit(stdout, c->label[s], w);
 	}
 	printf("\n# ");
 	for (int s = 0; s < 2; s++)
@@ -175,10 +185,14 @@ static void print_event(const struct vp_comparison *c, const struct vp_cmp_event
 			       pw[s], r->period[s], 100.0 * vp_cmp_share(e, r, s, c->value));
 		ratio_text(buf, sizeof(buf), r, c->value);
 		int n = full ? (int)strlen(r->symbol) : (int)vp_symbol_display_len(r->symbol);
-		printf("  %*s  %+8.2f  [%c] %.*s", rw, buf, vp_cmp_delta_pp(e, r, c->value),
-		       r->domain ? r->domain : '.', n, r->symbol);
-		if (c->key & VP_KEY_DSO)
-			printf("  (%s)", r->dso ? vp_dso_short_name(r->dso) : "");
+		printf("  %*s  %+8.2f  [%c] ", rw, buf, vp_cmp_delta_pp(e, r, c->value),
+		       r->domain ? r->domain : '.');
+		vp_text_write(stdout, r->symbol, (size_t)n);
+		if (c->key & VP_KEY_DSO) {
+			printf("  (");
+			vp_text_puts(stdout, r->dso ? vp_dso_short_name(r->dso) : "");
+			printf(")");
+		}
 		printf("\n");
 	}
 	printf("\n");

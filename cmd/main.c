@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "options.h"
+#include "text.h"
 #include "lib/error.h"
 
 struct cmd {
@@ -29,7 +30,10 @@ static const char *current_cmd = "";
 static void print_warning(const char *msg, void *ctx)
 {
 	(void)ctx;
-	fprintf(stderr, "vmprof %s: warning: %s\n", current_cmd, msg);
+	/* messages quote names from files: escaped, one line each */
+	fprintf(stderr, "vmprof %s: warning: ", current_cmd);
+	vp_text_puts(stderr, msg);
+	fputc('\n', stderr);
 }
 
 static void usage(FILE *out)

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "options.h"
+#include "text.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -112,7 +113,10 @@ int vp_opts_parse(const struct vp_cmd_info *info, int argc, char **argv, vp_opt_
 
 int vp_cmd_fail(const char *cmd, const struct vp_error *err)
 {
-	fprintf(stderr, "vmprof %s: %s\n", cmd, err && err->msg[0] ? err->msg : "failed");
+	/* messages quote names from files: escaped, one line each */
+	fprintf(stderr, "vmprof %s: ", cmd);
+	vp_text_puts(stderr, err && err->msg[0] ? err->msg : "failed");
+	fputc('\n', stderr);
 	return 1;
 }
 
@@ -120,10 +124,13 @@ int vp_cmd_failf(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "vmprof %s: ", cmd);
+	char msg[1024];
+
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "vmprof %s: ", cmd);
+	vp_text_puts(stderr, msg);
 	fputc('\n', stderr);
 	return 1;
 }

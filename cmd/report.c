@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "common.h"
 #include "options.h"
+#include "text.h"
 #include "converters/formats.h"
 #include "lib/perfdata.h"
 #include "lib/portsyms.h"
@@ -118,9 +119,15 @@ struct column {
 	int width;
 };
 
+/* Names are written escaped (text.h), and widths are those of what is written. */
+static size_t sym_len(const struct vp_row *r, int full)
+{
+	return full ? strlen(r->symbol) : vp_symbol_display_len(r->symbol);
+}
+
 static int sym_width(const struct vp_row *r, int full)
 {
-	return 4 + (int)(full ? strlen(r->symbol) : vp_symbol_display_len(r->symbol));
+	return 4 + (int)vp_text_write(NULL, r->symbol, sym_len(r, full));
 }
 
 static void print_table(const struct vp_event_table *t, const struct report_args *a,
@@ -156,30 +163,37 @@ static void print_table(const struct vp_event_table *t, const struct report_args
 		for (size_t c = 0; c < ncols; c++) {
 			int w = 0;
 			if (cols[c].key == VP_KEY_SYM && t->group)
-				w = (int)strlen(r->symbol);
+				w = (int)vp_text_puts(NULL, r->symbol);
 			else if (cols[c].key == VP_KEY_SYM)
 				w = sym_width(r, a->full_names);
 			else if (cols[c].key == VP_KEY_DSO)
-				w = (int)strlen(vp_dso_short_name(r->dso));
+				w = (int)vp_text_puts(NULL, vp_dso_short_name(r->dso));
 			else if (cols[c].key == VP_KEY_COMM)
-				w = (int)strlen(r->comm ? r->comm : "");
+				w = (int)vp_text_puts(NULL, r->comm);
 			else if (cols[c].key == VP_KEY_PID)
-				w = snprintf(buf, sizeof(buf), "%d:", r->pid) + (int)strlen(r->comm ? r->comm : "");
+				w = snprintf(buf, sizeof(buf), "%d:", r->pid) + (int)vp_text_puts(NULL, r->comm);
 			if (w > cols[c].width)
 				cols[c].width = w;
 		}
 	}
 
-	printf("# Event '%s'\n", t->name);
+	printf("# Event '");
+	vp_text_puts(stdout, t->name);
+	printf("'\n");
 	printf("# Samples: %" PRIu64 "  %s: %" PRIu64 "  Lost: %" PRIu64 "\n", t->total_samples,
 	       t->weight ? "Weight" : "Period", t->total_period, t->lost_samples);
-	if (t->weight)
-		printf("# Weight: sum of the tracepoint field '%s' (negative values count 0)\n", t->weight);
+	if (t->weight) {
+		printf("# Weight: sum of the tracepoint field '");
+		vp_text_puts(stdout, t->weight);
+		printf("' (negative values count 0)\n");
+	}
 	if (rows < t->nrows)
 		printf("# Rows: top %zu of %zu\n", rows, t->nrows);
 	printf("#\n# %8s  %*s  %*s", "Overhead", sw, "Samples", pw, "Period");
-	for (size_t c = 0; c < ncols; c++)
-		printf("  %-*s", c + 1 < ncols ? cols[c].width : 0, cols[c].title);
+	for (size_t c = 0; c < ncols; c++) {
+		printf("  ");
+		vp_text_pad(stdout, cols[c].title, c + 1 < ncols ? cols[c].width : 0);
+	}
 	printf("\n# %8s  %*s  %*s", "........", sw, "", pw, "");
 	for (size_t c = 0; c < ncols; c++) {
 		printf("  ");
@@ -193,19 +207,19 @@ static void print_table(const struct vp_event_table *t, const struct report_args
 		       r->samples, pw, r->period);
 		for (size_t c = 0; c < ncols; c++) {
 			int w = c + 1 < ncols ? cols[c].width : 0;
+			printf("  ");
 			if (cols[c].key == VP_KEY_SYM && t->group) {
-				printf("  %-*s", w, r->symbol);
+				vp_text_pad(stdout, r->symbol, w);
 			} else if (cols[c].key == VP_KEY_SYM) {
-				int n = a->full_names ? (int)strlen(r->symbol)
-						      : (int)vp_symbol_display_len(r->symbol);
-				printf("  [%c] %-*.*s", r->domain ? r->domain : '.', w ? w - 4 : 0, n,
-				       r->symbol);
+				int n = printf("[%c] ", r->domain ? r->domain : '.');
+				n += (int)vp_text_write(stdout, r->symbol, sym_len(r, a->full_names));
+				printf("%*s", w > n ? w - n : 0, "");
 			} else if (cols[c].key == VP_KEY_DSO) {
-				printf("  %-*s", w, vp_dso_short_name(r->dso));
+				vp_text_pad(stdout, vp_dso_short_name(r->dso), w);
 			} else if (cols[c].key == VP_KEY_COMM) {
-				printf("  %-*s", w, r->comm ? r->comm : "");
+				vp_text_pad(stdout, r->comm, w);
 			} else {
-				int n = printf("  %d:%s", r->pid, r->comm ? r->comm : "") - 2;
+				int n = printf("%d:", r->pid) + (int)vp_text_puts(stdout, r->comm);
 				printf("%*s", w > n ? w - n : 0, "");
 			}
 		}
@@ -220,8 +234,10 @@ static void print_attr(const struct vp_evsel *ev)
 {
 	const struct perf_event_attr *a = &ev->attr;
 
-	printf("# event : name = %s, type = %u, config = %#llx, size = %u, %s = %llu, "
-	       "sample_type = %#llx, read_format = %#llx", ev->name, a->type,
+	printf("# event : name = ");
+	vp_text_puts(stdout, ev->name);
+	printf(", type = %u, config = %#llx, size = %u, %s = %llu, "
+	       "sample_type = %#llx, read_format = %#llx", a->type,
 	       (unsigned long long)a->config, ev->file_attr_size, a->freq ? "sample_freq" : "sample_period",
 	       (unsigned long long)a->sample_period, (unsigned long long)a->sample_type,
 	       (unsigned long long)a->read_format);
@@ -255,8 +271,12 @@ static int print_header(const char *path, struct vp_error *err)
 	vp_profile_meta_init(&m);
 	vp_perfdata_meta(pd, &m, pool);
 	vp_perfdata_sample_time(pd, &first, &last);
-	printf("# file            : %s%s\n", path, vp_perfdata_is_pipe(pd) ? " (pipe format)" : "");
-#define S(label, v) printf("# %-16s: %s\n", label, (v) ? (v) : "unknown")
+	printf("# file            : ");
+	vp_text_puts(stdout, path);
+	printf("%s\n", vp_perfdata_is_pipe(pd) ? " (pipe format)" : "");
+	/* every string here comes from the file */
+#define S(label, v) (printf("# %-16s: ", label), vp_text_puts(stdout, (v) ? (v) : "unknown"), \
+		     putchar('\n'))
 	S("hostname", m.hostname);
 	S("os release", m.osrelease);
 	S("perf version", m.perf_version);
@@ -290,7 +310,7 @@ static int print_header(const char *path, struct vp_error *err)
 	uint64_t ss;
 	struct vp_portsyms *ps;
 	if (vp_perfdata_feature(pd, VP_FEAT_VMPROF_SYMS, &sd, &ss) == 0 &&
-	    vp_portsyms_parse(sd, (size_t)ss, &ps, err) == 0) {
+	    vp_portsyms_parse(vp_perfdata_path(pd), sd, (size_t)ss, &ps, err) == 0) {
 		size_t nsyms = 0;
 		for (size_t i = 0; i < vp_portsyms_count(ps); i++)
 			nsyms += vp_symtab_count(vp_portsyms_at(ps, i)->tab);
@@ -356,7 +376,9 @@ int cmd_report(int argc, char **argv)
 	} else if (!strcmp(a.format, "xml")) {
 		vp_profile_write_xml(stdout, prof, &oo);
 	} else {
-		printf("# vmprof report of '%s'\n#\n", a.input);
+		printf("# vmprof report of '");
+		vp_text_puts(stdout, a.input);
+		printf("'\n#\n");
 		for (size_t e = 0; e < prof->ntables; e++)
 			print_table(prof->tables[e], &a, a.sort);
 	}

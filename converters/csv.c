@@ -209,9 +209,9 @@ static int header_is(struct reader *r, const char *want)
 	char got[256] = "";
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->nfield; i++)
-		n += (size_t)snprintf(got + n, n < sizeof(got) ? sizeof(got) - n : 0, "%s%s",
-				      i ? "," : "", r->field[i]);
+	/* a header longer than got is no header of ours: cut it there */
+	for (size_t i = 0; i < r->nfield && n < sizeof(got); i++)
+		n += (size_t)snprintf(got + n, sizeof(got) - n, "%s%s", i ? "," : "", r->field[i]);
 	/* a UTF-8 byte order mark from a spreadsheet is not part of the name */
 	const char *g = !strncmp(got, "\xef\xbb\xbf", 3) ? got + 3 : got;
 	if (strcmp(g, want))

@@ -355,14 +355,14 @@ static int comment(struct text *x, const char *line, size_t n)
 	char name[512];
 	const char *q;
 
-	if (n >= 11 && !strncmp(line, "# Samples: ", 11) && (q = strstr(line, "of events '")))
+	if (n >= 11 && !strncmp(line, "# Samples: ", 11) && (q = memmem(line, n, "of events '", 11)))
 		return group_line(x, line, n, q + 11);
-	if (n >= 11 && !strncmp(line, "# Samples: ", 11) && (q = strstr(line, "of event '"))) {
+	if (n >= 11 && !strncmp(line, "# Samples: ", 11) && (q = memmem(line, n, "of event '", 10))) {
 		const char *e = memchr(q + 10, '\'', n - (size_t)(q + 10 - line));
 		/* names may hold quotes ('{a,b}' groups): the last quote ends it */
 		for (const char *p = e; p && p < line + n; p = memchr(p + 1, '\'', n - (size_t)(p + 1 - line)))
 			e = p;
-		if (!e || e - (q + 10) >= (ptrdiff_t)sizeof(name))
+		if (!e || e == q + 10 || e - (q + 10) >= (ptrdiff_t)sizeof(name))
 			return fail(x, "bad event line");
 		finish_event(x);
 		snprintf(name, sizeof(name), "%.*s", (int)(e - (q + 10)), q + 10);
@@ -371,15 +371,18 @@ static int comment(struct text *x, const char *line, size_t n)
 		x->t = vp_profile_table(x->p, name, VP_KEY_DEFAULT);
 		if (!x->t)
 			return vp_errorf(x->err, -ENOMEM, "out of memory");
-		if (parse_count(line + 11, &x->ev_samples, &x->samples_exact) < 0)
+		/* the line is not NUL-terminated: parse a bounded copy */
+		snprintf(name, sizeof(name), "%.*s", (int)(n - 11 < 64 ? n - 11 : 64), line + 11);
+		if (parse_count(name, &x->ev_samples, &x->samples_exact) < 0)
 			return fail(x, "bad sample count in the event line");
 		x->ev_count = 0;
 		x->sum_samples = x->sum_period = 0;
 		return 0;
 	}
-	if (n >= 24 && !strncmp(line, "# Event count (approx.): ", 25)) {
+	if (n >= 25 && !strncmp(line, "# Event count (approx.): ", 25)) {
 		int exact;
-		if (parse_count(line + 25, &x->ev_count, &exact) < 0)
+		snprintf(name, sizeof(name), "%.*s", (int)(n - 25 < 64 ? n - 25 : 64), line + 25);
+		if (parse_count(name, &x->ev_count, &exact) < 0)
 			return fail(x, "bad event count");
 		return 0;
 	}

@@ -29,9 +29,14 @@ static char *xml_safe(const char *s, size_t n)
 		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
 			len = 0;
 		} else if (c >= 0x80) {
-			int cl = 0;
+			int cl = 0, cp = -1;
 			if (len > 1 && (size_t)len <= n - i)
-				cl = xmlGetUTF8Char((const xmlChar *)s + i, &len) >= 0 ? len : 0;
+				cp = xmlGetUTF8Char((const xmlChar *)s + i, &len);
+			/* libxml2 takes overlong forms (C0 9B) and surrogates; XML does not */
+			if (cp >= 0 && !(len == 2 && cp < 0x80) && !(len == 3 && cp < 0x800) &&
+			    !(len == 4 && cp < 0x10000) && !(cp >= 0xd800 && cp <= 0xdfff) &&
+			    cp != 0xfffe && cp != 0xffff && cp <= 0x10ffff)
+				cl = len;
 			len = cl;
 		} else {
 			len = 1;

@@ -205,7 +205,7 @@ int vp_kallsyms_load(const char *path, struct vp_kallsyms **out, struct vp_error
 		vp_kallsyms_free(k);
 		return vp_errorf(err, -EACCES,
 				 "'%s': every address is zero: kernel.kptr_restrict hides them "
-				 "(read it as root, or set /proc/sys/kernel/kptr_restrict to 0)",
+				 "(at 1 root may read them, at 2 nobody: set /proc/sys/kernel/kptr_restrict)",
 				 path);
 	}
 	vp_symtab_fixup(k->core, 1);

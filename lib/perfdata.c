@@ -276,10 +276,15 @@ static int parse_build_ids(struct vp_perfdata *pd, const uint8_t *data, uint64_t
 			b.size = 20;
 		const char *fn = (const char *)data + off + 36;
 		b.filename = vp_strpool_intern_n(pd->pool, fn, strnlen(fn, h.size - 36));
-		grown = realloc(pd->build_ids, (pd->nbuild_ids + 1) * sizeof(*grown));
-		if (!grown || !b.filename)
+		if (!b.filename)
 			return -1;
-		pd->build_ids = grown;
+		if (pd->nbuild_ids == pd->capbuild_ids) {
+			size_t cap = pd->capbuild_ids ? pd->capbuild_ids * 2 : 16;
+			if (!(grown = realloc(pd->build_ids, cap * sizeof(*grown))))
+				return -1;
+			pd->build_ids = grown;
+			pd->capbuild_ids = cap;
+		}
 		pd->build_ids[pd->nbuild_ids++] = b;
 		off += h.size;
 	}

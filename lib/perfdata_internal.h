@@ -16,6 +16,7 @@ struct vp_stream {
 	int seekable;
 	uint8_t *buf;
 	size_t cap, head, tail;		/* valid bytes are buf[head, tail) */
+	uint64_t *bounce;		/* an aligned copy of a misaligned record */
 	uint64_t buf_offset;		/* file offset of buf[0] */
 	uint64_t limit;			/* file offset where the region ends, or UINT64_MAX */
 	int eof;
@@ -58,7 +59,7 @@ struct vp_perfdata {
 
 	struct vp_feature feat[VP_HEADER_FEAT_BITS];
 	struct vp_build_id *build_ids;
-	size_t nbuild_ids;
+	size_t nbuild_ids, capbuild_ids;
 	struct vp_strpool *pool;	/* names, filenames */
 
 	struct vp_stream stream;

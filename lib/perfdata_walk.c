@@ -29,8 +29,11 @@ int vp_stream_init(struct vp_stream *s, int fd, int seekable, uint64_t offset, u
 	s->limit = limit;
 	s->cap = STREAM_CHUNK + MAX_RECORD;
 	s->buf = malloc(s->cap);
-	if (!s->buf)
+	s->bounce = malloc(MAX_RECORD);
+	if (!s->buf || !s->bounce) {
+		vp_stream_free(s);
 		return -ENOMEM;
+	}
 	if (seekable)
 		posix_fadvise(fd, (off_t)offset, 0, POSIX_FADV_SEQUENTIAL);
 	return 0;
@@ -39,7 +42,9 @@ int vp_stream_init(struct vp_stream *s, int fd, int seekable, uint64_t offset, u
 void vp_stream_free(struct vp_stream *s)
 {
 	free(s->buf);
+	free(s->bounce);
 	s->buf = NULL;
+	s->bounce = NULL;
 }
 
 /* Make at least `want` bytes available at head, or as many as remain. */
@@ -100,7 +105,14 @@ int vp_stream_next(struct vp_stream *s, const struct perf_event_header **rec, ui
 		return vp_errorf(err, r, "'%s': read error: %s", path, strerror(-r));
 	if (s->tail - s->head < h.size)
 		return -EPIPE;
-	*rec = (const struct perf_event_header *)(s->buf + s->head);
+	/* perf's pipe streams hold records of any size (feature records of 84
+	 * bytes): one that sits misaligned is handed out from an aligned copy. */
+	if (s->head % 8) {
+		memcpy(s->bounce, s->buf + s->head, h.size);
+		*rec = (const struct perf_event_header *)s->bounce;
+	} else {
+		*rec = (const struct perf_event_header *)(s->buf + s->head);
+	}
 	s->head += h.size;
 	return 1;
 }
@@ -140,14 +152,30 @@ static int tracing_data_payload(struct vp_perfdata *pd, const struct perf_event_
 	padded = ((uint64_t)size + 7) & ~7ull;
 	if (padded > VP_MAX_FEATURE_SIZE)
 		return vp_errorf(err, -E2BIG, "'%s': tracing data of %u bytes", pd->path, size);
-	buf = malloc(padded ? padded : 1);
-	if (!buf)
-		return vp_errorf(err, -ENOMEM, "'%s': out of memory", pd->path);
-	if ((r = vp_stream_read(&pd->stream, buf, padded)) < 0) {
-		free(buf);
-		return vp_errorf(err, -EINVAL, "'%s': truncated in the tracing data", pd->path);
+	/* The buffer grows with what arrives, not with what the record claims. */
+	uint64_t got = 0, cap = 0;
+	buf = NULL;
+	while (got < padded) {
+		uint64_t chunk = padded - got < STREAM_CHUNK ? padded - got : STREAM_CHUNK;
+		if (got + chunk > cap) {
+			uint64_t ncap = cap ? cap * 2 : STREAM_CHUNK;
+			uint8_t *nb;
+			if (ncap > padded)
+				ncap = padded;
+			if (!(nb = realloc(buf, ncap))) {
+				free(buf);
+				return vp_errorf(err, -ENOMEM, "'%s': out of memory", pd->path);
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		if (vp_stream_read(&pd->stream, buf + got, chunk) < 0) {
+			free(buf);
+			return vp_errorf(err, -EINVAL, "'%s': truncated in the tracing data", pd->path);
+		}
+		got += chunk;
 	}
-	r = vp_pd_parse_feature(pd, VP_FEAT_TRACING_DATA, buf, size, err);
+	r = vp_pd_parse_feature(pd, VP_FEAT_TRACING_DATA, buf ? buf : (const uint8_t *)"", size, err);
 	free(buf);
 	return r;
 }

@@ -391,10 +391,11 @@ static int parse_sym(struct vp_portsyms_dso *d, const char *line)
 	return vp_symtab_add(d->tab, start, end - start, line + off, 1, 2) < 0 ? -ENOMEM : 0;
 }
 
-int vp_portsyms_parse(const void *data, size_t size, struct vp_portsyms **out,
-		      struct vp_error *err)
+int vp_portsyms_parse(const char *path, const void *data, size_t size,
+		      struct vp_portsyms **out, struct vp_error *err)
 {
 	struct vp_portsyms *p = calloc(1, sizeof(*p));
+	size_t cap = 0, nsyms = 0;
 	/* The writer ends the text with a NUL: the section is a C string. */
 	const char *cur = data, *end = cur + strnlen(data, size);
 	char *buf = malloc(NAME_MAX_LEN + 128);
@@ -416,12 +417,22 @@ int vp_portsyms_parse(const void *data, size_t size, struct vp_portsyms **out,
 			break;
 		}
 		if (!strncmp(line, "dso ", 4)) {
-			struct vp_portsyms_dso *v = realloc(p->dsos, (p->n + 1) * sizeof(*v));
-			if (!v) {
-				r = -ENOMEM;
+			if (p->n == VP_PORTSYMS_MAX_OBJECTS) {
+				vp_warn("'%s': portable symbols for more than %d objects; the rest "
+					"are ignored", path, VP_PORTSYMS_MAX_OBJECTS);
 				break;
 			}
-			p->dsos = v;
+			if (p->n == cap) {
+				size_t ncap = cap ? cap * 2 : 16;
+				struct vp_portsyms_dso *v = realloc(p->dsos, ncap * sizeof(*v));
+				if (!v) {
+					r = -ENOMEM;
+					break;
+				}
+				p->dsos = v;
+				cap = ncap;
+			}
+			struct vp_portsyms_dso *v = p->dsos;
 			if ((r = parse_dso(&v[p->n], line)) < 0) {
 				bad = r == -1;
 				r = r == -1 ? 0 : r;
@@ -429,6 +440,11 @@ int vp_portsyms_parse(const void *data, size_t size, struct vp_portsyms **out,
 			}
 			p->n++;
 		} else if (p->n) {
+			if (++nsyms > VP_PORTSYMS_MAX_SYMBOLS) {
+				vp_warn("'%s': more than %u portable symbols; the rest are ignored",
+					path, VP_PORTSYMS_MAX_SYMBOLS);
+				break;
+			}
 			if ((r = parse_sym(&p->dsos[p->n - 1], line)) < 0) {
 				bad = r == -1;
 				r = r == -1 ? 0 : r;
@@ -444,7 +460,8 @@ int vp_portsyms_parse(const void *data, size_t size, struct vp_portsyms **out,
 		return vp_errorf(err, r, "out of memory");
 	}
 	if (bad)
-		vp_warn("the portable symbol section is malformed; symbols read up to the damage");
+		vp_warn("'%s': the portable symbol section is malformed; symbols read up to "
+			"the damage", path);
 	for (size_t i = 0; i < p->n; i++)
 		vp_symtab_seal(p->dsos[i].tab);
 	*out = p;

@@ -51,10 +51,16 @@ struct vp_portsyms_dso {
 	struct vp_symtab *tab;	/* sealed, lookups in the recording's address space */
 };
 
-/* Parse a section; malformed lines end the parse with what was read so far
- * (a warning names the section). Never fails on content, only on memory. */
-int vp_portsyms_parse(const void *data, size_t size, struct vp_portsyms **out,
-		      struct vp_error *err);
+/* The section comes from the file: bounded, so a hostile one costs neither
+ * unbounded memory nor long lookups. */
+#define VP_PORTSYMS_MAX_OBJECTS	4096
+#define VP_PORTSYMS_MAX_SYMBOLS	(1u << 22)
+
+/* Parse a section of the file at path (named in warnings); malformed lines or
+ * a limit end the parse with what was read so far, warned. Never fails on
+ * content, only on memory. */
+int vp_portsyms_parse(const char *path, const void *data, size_t size,
+		      struct vp_portsyms **out, struct vp_error *err);
 void vp_portsyms_free(struct vp_portsyms *p);
 size_t vp_portsyms_count(const struct vp_portsyms *p);
 const struct vp_portsyms_dso *vp_portsyms_at(const struct vp_portsyms *p, size_t i);

@@ -101,6 +101,11 @@ struct vp_session {
 	uint32_t static_gen;	/* for resolutions no map change can alter (hypervisor, guest user) */
 	struct cache_entry *cache;
 	struct vp_portsyms *port;	/* VP_FEAT_VMPROF_SYMS, NULL when absent */
+	/* build-ids by file name (interned here) -> index + 1, the first entry
+	 * for a name winning; entries arrive late in pipe streams */
+	struct vp_u64map bid_by_name;
+	size_t bid_indexed;
+	uint64_t maps_copied;	/* map entries copied to forked processes so far */
 };
 
 /* ---- dsos ---- */
@@ -123,12 +128,18 @@ static struct vp_dso *dso_get(struct vp_session *s, const char *name, enum dso_k
 	/* Build-ids recorded by perf pin the exact file; a mismatch is warned about. */
 	size_t nb;
 	const struct vp_build_id *b = vp_perfdata_build_ids(s->pd, &nb);
-	for (size_t i = 0; i < nb; i++)
-		if (strcmp(b[i].filename, name) == 0) {
-			memcpy(d->build_id, b[i].id, b[i].size);
-			d->build_id_size = b[i].size;
+	for (; s->bid_indexed < nb; s->bid_indexed++) {
+		const char *fn = vp_strpool_intern(s->pool, b[s->bid_indexed].filename);
+		if (fn && !vp_u64map_get(&s->bid_by_name, (uintptr_t)fn) &&
+		    vp_u64map_put(&s->bid_by_name, (uintptr_t)fn,
+				  (void *)(uintptr_t)(s->bid_indexed + 1)) < 0)
 			break;
-		}
+	}
+	uintptr_t bi = (uintptr_t)vp_u64map_get(&s->bid_by_name, (uintptr_t)iname);
+	if (bi) {
+		memcpy(d->build_id, b[bi - 1].id, b[bi - 1].size);
+		d->build_id_size = b[bi - 1].size;
+	}
 	if (kind == DSO_ELF && (d->port = vp_portsyms_find(s->port, VP_PORTSYMS_USER, name)) &&
 	    !d->build_id_size && d->port->build_id_size) {
 		/* The recorder saw this build-id: a changed file on disk is not used. */
@@ -145,6 +156,10 @@ static struct vp_dso *dso_get(struct vp_session *s, const char *name, enum dso_k
 	}
 	return d;
 }
+
+/* forks x maps comes from the file: bounded, so a hostile one cannot take
+ * memory growing with its length */
+#define MAX_FORKED_MAPS		(1u << 22)
 
 /* perf reads [vdso] samples from the vdso image of the kernel it runs on
  * (copied out of its own address space): right when the file comes from this
@@ -321,7 +336,8 @@ int vp_session_new(const struct vp_perfdata *pd, const struct vp_session_opts *o
 	const void *pdata;
 	uint64_t psize;
 	if (vp_perfdata_feature(pd, VP_FEAT_VMPROF_SYMS, &pdata, &psize) == 0 &&
-	    vp_portsyms_parse(pdata, (size_t)psize, &s->port, err) < 0) {
+	    vp_portsyms_parse(vp_perfdata_path(pd), pdata, (size_t)psize, &s->port,
+			      err) < 0) {
 		vp_session_free(s);
 		return vp_error_prefix(err, "'%s'", vp_perfdata_path(pd));
 	}
@@ -368,6 +384,7 @@ void vp_session_free(struct vp_session *s)
 		free(d);
 	}
 	vp_u64map_free(&s->dsos_by_name);
+	vp_u64map_free(&s->bid_by_name);
 	if (s->host.thread_started)
 		pthread_join(s->host.thread, NULL);
 	if (s->guest.thread_started)
@@ -507,6 +524,14 @@ int vp_session_fork(struct vp_session *s, const struct vp_task_event *e)
 		if (!pp || !cp)
 			return -ENOMEM;
 		cp->gen++;
+		/* forks x maps is the file's to choose: bounded (a busy system-wide
+		 * recording copies well under a million entries) */
+		if ((s->maps_copied += pp->maps.n) > MAX_FORKED_MAPS) {
+			vp_warn_once("forked-maps", "'%s': more than %u maps copied to forked "
+				     "processes; later processes start without their parent's maps",
+				     vp_perfdata_path(s->pd), MAX_FORKED_MAPS);
+			return 0;
+		}
 		return vp_maps_copy(&cp->maps, &pp->maps);
 	}
 	return 0;

@@ -643,9 +643,13 @@ static int choose_a(struct vp_symtab *t, struct vp_sym *a, struct vp_sym *b)
 	return 1;
 }
 
-static uint64_t roundup_page(uint64_t x)
+/* perf's roundup(x, 4096) + 4096, saturating: a symbol at the top of the
+ * address space must not end before it starts. */
+static uint64_t page_after(uint64_t x)
 {
-	return (x + 4095) / 4096 * 4096;
+	if (x > UINT64_MAX - 8191)
+		return UINT64_MAX;
+	return (x + 4095) / 4096 * 4096 + 4096;
 }
 
 static void fixup_end(struct vp_symtab *t, int is_kallsyms)
@@ -663,12 +667,12 @@ static void fixup_end(struct vp_symtab *t, int is_kallsyms)
 			continue;
 		/* kallsyms: the last symbol before the kernel/module boundary gets a page */
 		if (is_kallsyms && !strchr(prev->name, '[') != !strchr(curr->name, '['))
-			prev->end = roundup_page(prev->end + 4096);
+			prev->end = page_after(prev->end);
 		else
 			prev->end = curr->start;
 	}
 	if (curr->end == curr->start)
-		curr->end = roundup_page(curr->start) + 4096;
+		curr->end = page_after(curr->start);
 }
 
 static void fixup_duplicate(struct vp_symtab *t)

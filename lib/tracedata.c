@@ -6,10 +6,15 @@
 #include "tracedata.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -35,6 +40,11 @@ struct vp_tracedata {
 
 struct rd {
 	const uint8_t *p, *end;
+	/* blobs handed to libtraceevent are numbered from 0 (header_page is 0) */
+	uint32_t blob_no;
+	const uint32_t *skip;	/* blob numbers not to parse */
+	size_t nskip;
+	int progress_fd;	/* trial run: each blob number is written here first */
 };
 
 static int need(struct rd *r, uint64_t n)
@@ -77,10 +87,19 @@ static int blob(struct rd *r, int (*fn)(struct vp_tracedata *, const char *, siz
 {
 	uint64_t size;
 
+	uint32_t no = r->blob_no;
+	int skip = 0;
+
 	if (get64(r, &size) < 0 || need(r, size) < 0)
 		return -1;
+	if (fn)
+		r->blob_no++;
+	for (size_t i = 0; i < r->nskip; i++)
+		skip |= r->skip[i] == no;
+	if (fn && r->progress_fd >= 0 && write(r->progress_fd, &no, sizeof(no)) != sizeof(no))
+		return -1;
 	/* libtraceevent parses in place and wants a writable, terminated copy. */
-	if (fn) {
+	if (fn && !skip) {
 		char *copy = malloc(size + 1);
 		if (!copy)
 			return -1;
@@ -108,10 +127,10 @@ static int parse_header_page(struct vp_tracedata *td, const char *buf, size_t si
 	return 0;
 }
 
-int vp_tracedata_parse(const void *data, size_t size, struct vp_tracedata **out,
-		       struct vp_error *err)
+static int parse_all(const void *data, size_t size, const uint32_t *skip, size_t nskip,
+		     int progress_fd, struct vp_tracedata **out, struct vp_error *err)
 {
-	struct rd r = { data, (const uint8_t *)data + size };
+	struct rd r = { data, (const uint8_t *)data + size, 0, skip, nskip, progress_fd };
 	struct vp_tracedata *td;
 	const char *version, *name;
 	uint32_t n, page_size;
@@ -169,6 +188,76 @@ int vp_tracedata_parse(const void *data, size_t size, struct vp_tracedata **out,
 bad:
 	vp_tracedata_free(td);
 	return vp_errorf(err, -EINVAL, "tracing data: truncated or malformed event formats");
+}
+
+/* libtraceevent dies on some malformed formats (a NULL dereference, a
+ * division by zero inside tep_parse_event), and the formats come from the
+ * file. So the parse runs first in a child: 0 when it ended (an error the
+ * real parse reports included), 1 when something killed it while parsing
+ * blob *culprit (UINT32_MAX: outside any), -1 when no child could be made. */
+#define CHILD_PARSE_ERROR 42
+
+static int trial(const void *data, size_t size, const uint32_t *skip, size_t nskip,
+		 uint32_t *culprit)
+{
+	int fds[2], status = 0;
+	uint32_t no;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		static const int deadly[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+		struct vp_tracedata *td;
+		struct vp_error e;
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		close(fds[0]);
+		/* die quietly: this death is expected and handled by the parent */
+		if (null >= 0)
+			dup2(null, STDERR_FILENO);
+		for (size_t i = 0; i < sizeof(deadly) / sizeof(deadly[0]); i++)
+			signal(deadly[i], SIG_DFL);
+		_exit(parse_all(data, size, skip, nskip, fds[1], &td, &e) < 0 ? CHILD_PARSE_ERROR : 0);
+	}
+	close(fds[1]);
+	*culprit = UINT32_MAX;
+	while (read(fds[0], &no, sizeof(no)) == sizeof(no))
+		*culprit = no;
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == CHILD_PARSE_ERROR))
+		return 0;
+	return 1;
+}
+
+#define MAX_BAD_FORMATS 16
+
+int vp_tracedata_parse(const void *data, size_t size, struct vp_tracedata **out,
+		       struct vp_error *err)
+{
+	uint32_t skip[MAX_BAD_FORMATS], culprit;
+	size_t nskip = 0;
+	int r;
+
+	/* each format that kills libtraceevent is left out, and the rest tried again */
+	while ((r = trial(data, size, skip, nskip, &culprit)) == 1) {
+		if (culprit == UINT32_MAX || nskip == MAX_BAD_FORMATS)
+			return vp_errorf(err, -EINVAL, "tracing data: event formats that crash "
+					 "libtraceevent; tracepoint fields are not available");
+		vp_warn("tracing data: event format %u crashes libtraceevent; its fields are left out",
+			culprit);
+		skip[nskip++] = culprit;
+	}
+	return parse_all(data, size, skip, nskip, -1, out, err);
 }
 
 void vp_tracedata_free(struct vp_tracedata *td)
@@ -314,6 +403,69 @@ static int sym_value(const char *s, long long *out)
 
 /* "name=value" as the event's own print format writes it (e.g. sched_switch's
  * prev_state=R+), NULL when the format does not print the field that way. */
+/* libtraceevent prints a record by trusting it: fields are read where the
+ * format puts them, strings up to their NUL, arrays for lengths that fields
+ * give. So a record is printed only when it holds every field its format
+ * declares (dynamic ones and their NULs inside it too), and only through
+ * print arguments that read nothing but fields. */
+static int args_safe(const struct tep_print_arg *a, int depth)
+{
+	for (; a; a = a->next) {
+		if (depth > 32)
+			return 0;
+		switch (a->type) {
+		case TEP_PRINT_NULL:
+		case TEP_PRINT_ATOM:
+		case TEP_PRINT_FIELD:
+		case TEP_PRINT_STRING:
+			break;
+		case TEP_PRINT_FLAGS:
+			if (!args_safe(a->flags.field, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_SYMBOL:
+			if (!args_safe(a->symbol.field, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_TYPE:
+			if (!args_safe(a->typecast.item, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_OP:
+			if (!args_safe(a->op.left, depth + 1) || !args_safe(a->op.right, depth + 1))
+				return 0;
+			break;
+		default:	/* hex dumps, arrays, bitmasks, functions: lengths from the record */
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int record_holds(const struct tep_format_field *f, const uint8_t *raw, size_t size)
+{
+	for (; f; f = f->next) {
+		if (f->offset < 0 || f->size < 0 || (size_t)f->offset + (size_t)f->size > size)
+			return 0;
+		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+			uint32_t v;
+			size_t off, len;
+			if (f->size < 4)
+				return 0;
+			memcpy(&v, raw + f->offset, 4);
+			off = v & 0xffff;
+			len = v >> 16;
+			if (f->flags & TEP_FIELD_IS_RELATIVE)
+				off += (size_t)f->offset + (size_t)f->size;
+			if (off > size || len > size - off || !memchr(raw + off, 0, size - off))
+				return 0;
+		} else if ((f->flags & TEP_FIELD_IS_STRING) && !memchr(raw + f->offset, 0, (size_t)f->size)) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
 static const char *printed_value(const struct vp_tpfield *f, const void *raw, size_t size,
 				 struct vp_strpool *pool)
 {
@@ -322,6 +474,10 @@ static const char *printed_value(const struct vp_tpfield *f, const void *raw, si
 	const char *out = NULL, *p;
 	size_t nlen = strlen(f->field->name);
 
+	if (size > INT_MAX || !args_safe(f->event->print_fmt.args, 0) ||
+	    !record_holds(f->event->format.common_fields, raw, size) ||
+	    !record_holds(f->event->format.fields, raw, size))
+		return NULL;
 	trace_seq_init(&seq);
 	tep_print_event(f->event->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&seq);
@@ -359,7 +515,8 @@ const char *vp_tpfield_label(const struct vp_tpfield *f, const void *raw, size_t
 		const char *delim = f->flags->flags.delim ? f->flags->flags.delim : "|";
 		uint64_t left = (uint64_t)v;
 		buf[0] = '\0';
-		for (const struct tep_print_flag_sym *s = f->flags->flags.flags; s; s = s->next) {
+		for (const struct tep_print_flag_sym *s = f->flags->flags.flags; s && len < sizeof(buf);
+		     s = s->next) {
 			if (!s->value || sym_value(s->value, &sv) < 0 || sv == 0)
 				continue;
 			if ((left & (uint64_t)sv) == (uint64_t)sv) {

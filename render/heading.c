@@ -57,7 +57,9 @@ double vp_draw_heading(struct canvas *c, const struct vp_comparison *cmp, const 
 	n += (size_t)snprintf(sub + n, sizeof(sub) - n, "top %zu of %zu functions (%.0f%% of %s, %.0f%% of %s), "
 			      "ranked by %s", e->nrows, e->total_rows, 100 * cover[0], cmp->label[0],
 			      100 * cover[1], cmp->label[1], vp_rank_name(cmp->rank));
-	if (e->side_name[0] && e->side_name[1] && strcmp(e->side_name[0], e->side_name[1]))
+	/* labels come from the files: the first part may already fill sub */
+	if (n < sizeof(sub) && e->side_name[0] && e->side_name[1] &&
+	    strcmp(e->side_name[0], e->side_name[1]))
 		snprintf(sub + n, sizeof(sub) - n, "; events differ: %s %s, %s %s", cmp->label[0],
 			 e->side_name[0], cmp->label[1], e->side_name[1]);
 	vp_font(cr, 11, 0);

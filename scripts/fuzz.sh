@@ -7,8 +7,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${FUZZ_SECONDS:-10}
 build=${BUILD:-$top/build}
 status=0
+# UBSan findings are crashes too; leaks inside libraries are not ours (lsan.supp)
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS=suppressions=$top/test/lsan.supp
 for t in "$@"; do
 	work=$build/fuzz/corpus/$t
+	rm -rf "$build/fuzz/crashes/$t"	# only this run's findings are copied below
 	mkdir -p "$work" "$top/test/fuzz/regress/$t" "$build/fuzz/crashes/$t"
 	log=$build/fuzz/$t.log
 	LSAN_OPTIONS=suppressions=$top/test/lsan.supp "$build/fuzz/fuzz_$t" "$work" "$top/test/fuzz/corpus/$t" -max_total_time="$secs" -timeout=20 \
@@ -20,7 +24,9 @@ for t in "$@"; do
 	ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1)
 	printf 'fuzz %-10s %4ss  %10s execs  %s  %s  exit %s\n' "$t" "$secs" "${execs:-?}" "${cov:-cov: ?}" "${ft:-ft: ?}" "$rc"
 	for c in "$build/fuzz/crashes/$t"/*; do
-		[ -e "$c" ] || continue
+		# a child the code forks on purpose (tracing data trial parse) may
+		# leave an artifact when it dies: only a failed run's findings count
+		[ -e "$c" ] && [ "$rc" -ne 0 ] || continue
 		cp "$c" "$top/test/fuzz/regress/$t/"
 		echo "fuzz $t: crash input saved as test/fuzz/regress/$t/$(basename "$c")"
 		status=1

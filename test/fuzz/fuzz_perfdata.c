@@ -1,5 +1,7 @@
 /* perf.data (file and pipe format) through the whole report pipeline:
- * reader, ordering, sessions, symbol tables, tracepoint decoding. */
+ * reader, ordering, sessions, symbol tables (ELF objects of the fixtures
+ * under their symfs, a kallsyms copy for host and guest kernels),
+ * tracepoint decoding. */
 #include "fuzz.h"
 
 #include <stdlib.h>
@@ -23,15 +25,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	vp_fuzz_quiet();
 	vp_load_opts_init(&lo);
-	lo.symfs = "/nonexistent-vmprof-fuzz";	/* no host binaries: the file alone */
-	lo.kallsyms = "/dev/null";
+	lo.symfs = VP_SRCDIR "/test/fixtures/symfs";
+	lo.kallsyms = VP_SRCDIR "/test/fuzz/corpus/kallsyms/kallsyms";
+	lo.guest_kallsyms = lo.kallsyms;
+	/* the input's last byte picks the row key and caller attribution */
+	if (size && data[size - 1] & 1) {
+		lo.key = VP_KEY_SYM | VP_KEY_COMM | VP_KEY_PID;
+		lo.caller = 1;
+	}
 	const char *path = vp_fuzz_file(data, size);
 	if (vp_profile_from_perfdata(path, &lo, &p, &err) == 0)
 		vp_profile_free(p);
 	else
 		check_error(path, &err);
 	/* and once more as tables of a tracepoint field, when the file has one */
-	lo.weight = "ret";
+	if (size && data[size - 1] & 2)
+		lo.group_by = "prev_state";
+	else
+		lo.weight = "ret";
 	p = NULL;
 	err.msg[0] = '\0';
 	if (vp_profile_from_perfdata(path, &lo, &p, &err) == 0)

@@ -218,10 +218,11 @@ static void jit_map_symbols_travel_with_the_file(void **state)
 }
 
 static int warnings;
+static char last_warning[512];
 static void count_warning(const char *msg, void *ctx)
 {
-	(void)msg;
 	(void)ctx;
+	snprintf(last_warning, sizeof(last_warning), "%s", msg);
 	warnings++;
 }
 
@@ -247,8 +248,9 @@ static void damaged_sections_parse_what_is_whole(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
 		size_t len = strlen(bad[i]) + (i == 9 ? 19 : 0);
 		warnings = 0;
-		assert_int_equal(vp_portsyms_parse(bad[i], len, &p, &err), 0);
+		assert_int_equal(vp_portsyms_parse("t.data", bad[i], len, &p, &err), 0);
 		assert_int_equal(warnings, 1);
+		assert_non_null(strstr(last_warning, "'t.data'"));
 		assert_true(vp_portsyms_count(p) <= 1);
 		vp_portsyms_free(p);
 	}
@@ -256,7 +258,7 @@ static void damaged_sections_parse_what_is_whole(void **state)
 	static const char good[] = "vmprof-syms 1\ndso u 0a0b /bin/x\n1000 1010 - main\n"
 				   "1020 1030 p _ZN2ns1fEv\n";
 	warnings = 0;
-	assert_int_equal(vp_portsyms_parse(good, sizeof(good), &p, &err), 0);	/* NUL included */
+	assert_int_equal(vp_portsyms_parse("t.data", good, sizeof(good), &p, &err), 0);	/* NUL included */
 	assert_int_equal(warnings, 0);
 	const struct vp_portsyms_dso *d = vp_portsyms_find(p, VP_PORTSYMS_USER, "/bin/x");
 	assert_non_null(d);
@@ -272,6 +274,35 @@ static void damaged_sections_parse_what_is_whole(void **state)
 	vp_portsyms_free(p);
 }
 
+/* A hostile section is bounded: objects past the limit are dropped, warned once. */
+static void section_limits_hold(void **state)
+{
+	size_t n = VP_PORTSYMS_MAX_OBJECTS + 10, cap = 32 + n * 40, len;
+	char *text = malloc(cap);
+	struct vp_error err = { 0 };
+	struct vp_portsyms *p;
+	(void)state;
+
+	assert_non_null(text);
+	len = (size_t)snprintf(text, cap, "vmprof-syms 1\n");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len, "dso u - /o%zu\n1000 1010 - f\n", i);
+	vp_set_warn_handler(count_warning, NULL);
+	warnings = 0;
+	assert_int_equal(vp_portsyms_parse("t.data", text, len, &p, &err), 0);
+	assert_int_equal(warnings, 1);
+	assert_non_null(strstr(last_warning, "objects"));
+	assert_int_equal(vp_portsyms_count(p), VP_PORTSYMS_MAX_OBJECTS);
+	/* the last object kept is whole, the first dropped is absent */
+	char name[32];
+	snprintf(name, sizeof(name), "/o%d", VP_PORTSYMS_MAX_OBJECTS - 1);
+	assert_non_null(vp_portsyms_find(p, VP_PORTSYMS_USER, name));
+	snprintf(name, sizeof(name), "/o%d", VP_PORTSYMS_MAX_OBJECTS);
+	assert_null(vp_portsyms_find(p, VP_PORTSYMS_USER, name));
+	vp_portsyms_free(p);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +310,7 @@ int main(void)
 		cmocka_unit_test(kernel_of_another_release_resolves_from_the_file),
 		cmocka_unit_test(jit_map_symbols_travel_with_the_file),
 		cmocka_unit_test(damaged_sections_parse_what_is_whole),
+		cmocka_unit_test(section_limits_hold),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# What report does without what it would like to have: an object it cannot
+# read, no kallsyms, kallsyms with every address hidden (kptr_restrict=2, as a
+# copy and live), perf_event_paranoid=3. Each gives the full tables (samples
+# per object as perf counts them) with the affected rows unresolved and one
+# warning naming the cause; none is a failure. Sysctls changed here are put
+# back on exit.
+source "$(dirname "$0")/../lib.sh"
+need_perf
+F=$TOP/test/fixtures
+
+# samples per object of the file's first event (cpu-clock), as perf counts
+# them: the independent total per dso
+perf_dsos() { perf report -i "$1" --stdio -n --sort dso "${@:2}" 2>/dev/null |
+	awk '/^# Samples:/ { ev++ } ev == 1 && !/^#/ && NF { n[$3] += $2 }
+	END { for (d in n) print d, n[d] }' | sort; }
+vmprof_dsos() { awk '/^# Event/ { ev++ } ev == 1 && !/^#/ && NF { n[$4] += $2 }
+	END { for (d in n) print d, n[d] }' "$1" | sort; }
+# warnings in $WORK/err matching a pattern: exactly one
+one_warning() {
+	local n
+	n=$(grep -c -- "$1" "$WORK/err" || true)
+	[ "$n" -eq 1 ] || { cat "$WORK/err" >&2; fail "$2: $n warnings matching '$1', want 1"; }
+}
+
+# --- an object that is there but is no ELF file: its rows stay unresolved
+mkdir -p "$WORK/symfs/tmp/vmprof-fixtures"
+head -c 4096 /dev/urandom > "$WORK/symfs/tmp/vmprof-fixtures/weights"
+expect_status 0 "$VMPROF_SAN" report --symfs "$WORK/symfs" -e cpu-clock "$F/weights.data"
+one_warning "no symbols for '/tmp/vmprof-fixtures/weights'" "unreadable object"
+rows=$(awk '!/^#/ && $4 == "weights"' "$WORK/out")
+[ -n "$rows" ] || fail "no rows for the unreadable object"
+awk '!/^#/ && $4 == "weights" && $6 != "[unknown]" { exit 1 }' "$WORK/out" ||
+	fail "rows of an unreadable object were resolved: $rows"
+expect_eq "samples per object, unreadable object" "$(vmprof_dsos "$WORK/out")" \
+	"$(perf_dsos "$F/weights.data" --symfs "$WORK/symfs")"
+
+# --- a directory where the object should be
+rm "$WORK/symfs/tmp/vmprof-fixtures/weights"
+mkdir "$WORK/symfs/tmp/vmprof-fixtures/weights"
+expect_status 0 "$VMPROF_SAN" report --symfs "$WORK/symfs" -e cpu-clock "$F/weights.data"
+one_warning "no symbols for '/tmp/vmprof-fixtures/weights'" "object is a directory"
+
+# --- kernel symbols: the fixture has kernel samples
+kernel_rows() { awk '!/^#/ && $4 == "[kernel.kallsyms]"' "$WORK/out"; }
+expect_status 0 "$VMPROF_SAN" report --symfs "$F/symfs" -e cpu-clock --kallsyms "$WORK/none" \
+	"$F/multi.data"
+one_warning "kernel samples stay unresolved: '$WORK/none'" "missing kallsyms"
+[ -n "$(kernel_rows)" ] || fail "the fixture has no kernel samples"
+expect_eq "kernel rows without kallsyms" "$(kernel_rows | awk '{ print $5, $6 }' | sort -u)" "[k] [unknown]"
+expect_eq "samples per object, no kallsyms" "$(vmprof_dsos "$WORK/out")" \
+	"$(perf_dsos "$F/multi.data" --symfs "$F/symfs")"
+
+# kptr_restrict=2 as a reader sees it: the file is there, every address zero
+awk '{ $1 = "0000000000000000"; print }' /proc/kallsyms > "$WORK/hidden"
+expect_status 0 "$VMPROF_SAN" report --symfs "$F/symfs" -e cpu-clock --kallsyms "$WORK/hidden" \
+	"$F/multi.data"
+one_warning "every address is zero: kernel.kptr_restrict" "zeroed kallsyms"
+expect_eq "kernel rows, zeroed kallsyms" "$(kernel_rows | awk '{ print $5, $6 }' | sort -u)" "[k] [unknown]"
+expect_eq "samples per object, zeroed kallsyms" "$(vmprof_dsos "$WORK/out")" \
+	"$(perf_dsos "$F/multi.data" --symfs "$F/symfs")"
+
+# --- the live sysctls (root only; the fixture's kernel must be this one,
+# or /proc/kallsyms is not used at all)
+if [ "$(id -u)" -ne 0 ] || [ ! -w /proc/sys/kernel/kptr_restrict ] ||
+   [ "$(cat "$F/kernel-release")" != "$(uname -r)" ]; then
+	skip "cannot set kernel.kptr_restrict here, or the fixtures come from another kernel"
+fi
+kptr=$(cat /proc/sys/kernel/kptr_restrict)
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+trap 'echo "$kptr" > /proc/sys/kernel/kptr_restrict; echo "$paranoid" > /proc/sys/kernel/perf_event_paranoid; rm -rf "$WORK"' EXIT
+
+expect_status 0 "$VMPROF_SAN" report --symfs "$F/symfs" -e cpu-clock "$F/multi.data"
+cp "$WORK/out" "$WORK/normal"
+[ "$(kernel_rows | awk '$6 != "[unknown]"' | wc -l)" -gt 0 ] || fail "kernel rows unresolved with kallsyms readable"
+
+echo 2 > /proc/sys/kernel/kptr_restrict
+expect_status 0 "$VMPROF_SAN" report --symfs "$F/symfs" -e cpu-clock "$F/multi.data"
+echo "$kptr" > /proc/sys/kernel/kptr_restrict
+one_warning "'/proc/kallsyms': every address is zero" "kptr_restrict=2"
+expect_eq "kernel rows at kptr_restrict=2" "$(kernel_rows | awk '{ print $5, $6 }' | sort -u)" "[k] [unknown]"
+expect_eq "samples per object at kptr_restrict=2" "$(vmprof_dsos "$WORK/out")" \
+	"$(perf_dsos "$F/multi.data" --symfs "$F/symfs")"
+
+# perf_event_paranoid=3 forbids recording, not reading: the same tables
+echo 3 > /proc/sys/kernel/perf_event_paranoid
+expect_status 0 "$VMPROF_SAN" report --symfs "$F/symfs" -e cpu-clock "$F/multi.data"
+echo "$paranoid" > /proc/sys/kernel/perf_event_paranoid
+diff "$WORK/normal" "$WORK/out" >&2 || fail "report differs at perf_event_paranoid=3"
+echo ok
