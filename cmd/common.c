@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "options.h"
 #include "converters/formats.h"
@@ -38,7 +39,7 @@ int vp_write_atomic(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx, 
 	if ((r = vp_outfile_open(&o, path, err)) < 0)
 		return r;
 	if ((r = fn(o.fp, ctx)) < 0 || ferror(o.fp)) {
-		int e = r < 0 ? -r : EIO;
+		int e = r < 0 && r != -EIO ? -r : vp_outfile_errno(o.fp);
 		vp_outfile_abort(&o);
 		return vp_errorf(err, -e, "'%s': cannot write: %s", path, strerror(e));
 	}
@@ -86,33 +87,52 @@ static int write_one(FILE *f, void *ctx)
 	return vp_profile_write_csv(f, s->p, s->o);
 }
 
+/* The file of one event's table in dir, 0 when events leaves it out. Event
+ * names like sched:sched_switch or cpu/config=1/ make file names. */
+static int split_path(const char *dir, const char *name, const char *const *events, char *path,
+		      size_t size)
+{
+	char file[256];
+	size_t k;
+	int want = !events;
+
+	for (size_t i = 0; events && events[i]; i++)
+		want |= !strcmp(events[i], name);
+	if (!want)
+		return 0;
+	for (k = 0; name[k] && k + 1 < sizeof(file); k++)
+		file[k] = (name[k] == '/' || name[k] == ':' || name[k] == ' ') ? '_' : name[k];
+	file[k] = '\0';
+	if (!strcmp(file, ".") || !strcmp(file, ".."))
+		file[0] = '_';
+	snprintf(path, size, "%s/%s.csv", dir, file);
+	return 1;
+}
+
 int vp_split_csv(const char *cmd, const struct vp_profile *p, struct vp_out_opts *oo,
 		 const char *dir, const char *const *events)
 {
 	struct vp_error err = { 0 };
+	int made = mkdir(dir, 0777) == 0;
+	char path[4096];
 
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+	if (!made && errno != EEXIST)
 		return vp_cmd_failf(cmd, "'%s': cannot create directory: %s", dir, strerror(errno));
 	for (size_t e = 0; e < p->ntables; e++) {
-		const char *name = p->tables[e]->name;
-		char path[4096], file[256];
-		size_t k;
-		int want = !events;
-		for (size_t i = 0; events && events[i]; i++)
-			want |= !strcmp(events[i], name);
-		if (!want)
+		if (!split_path(dir, p->tables[e]->name, events, path, sizeof(path)))
 			continue;
-		/* event names like sched:sched_switch or cpu/config=1/ make file names */
-		for (k = 0; name[k] && k + 1 < sizeof(file); k++)
-			file[k] = (name[k] == '/' || name[k] == ':' || name[k] == ' ') ? '_' : name[k];
-		file[k] = '\0';
-		if (!strcmp(file, ".") || !strcmp(file, ".."))
-			file[0] = '_';
-		snprintf(path, sizeof(path), "%s/%s.csv", dir, file);
-		oo->event = name;
+		oo->event = p->tables[e]->name;
 		struct split_one s = { p, oo };
-		if (vp_write_atomic(path, write_one, &s, &err) < 0)
+		if (vp_write_atomic(path, write_one, &s, &err) < 0) {
+			/* all or nothing: the tables this run wrote go too */
+			for (size_t i = 0; i < e; i++)
+				if (split_path(dir, p->tables[i]->name, events, path, sizeof(path)))
+					unlink(path);
+			if (made)
+				rmdir(dir);
+			oo->event = NULL;
 			return vp_cmd_fail(cmd, &err);
+		}
 		fprintf(stderr, "vmprof %s: wrote %s\n", cmd, path);
 	}
 	oo->event = NULL;

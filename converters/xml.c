@@ -147,13 +147,17 @@ static int xml_end(struct xml_out *x, FILE *f)
 {
 	int r = xmlTextWriterEndDocument(x->w);
 
+	size_t len = r >= 0 ? (size_t)xmlBufferLength(x->buf) : 0;
+
 	xmlFreeTextWriter(x->w);
-	if (r >= 0)
-		fwrite(xmlBufferContent(x->buf), 1, (size_t)xmlBufferLength(x->buf), f);
+	errno = 0;
+	/* one large write bypasses the stream's buffer: its errno is the cause */
+	if (r >= 0 && fwrite(xmlBufferContent(x->buf), 1, len, f) != len)
+		r = errno ? -errno : -EIO;
+	else if (r < 0)
+		r = -ENOMEM;
 	xmlBufferFree(x->buf);
-	if (r < 0)
-		return -ENOMEM;
-	return ferror(f) ? -EIO : 0;
+	return r < 0 ? r : ferror(f) ? -EIO : 0;
 }
 
 int vp_profile_write_xml(FILE *f, const struct vp_profile *p, const struct vp_out_opts *o)

@@ -64,7 +64,9 @@ int vp_outfile_commit(struct vp_outfile *o, struct vp_error *err)
 
 	if (!o->fp)
 		return vp_errorf(err, -EBADF, "'%s': not open", o->path ? o->path : "?");
-	if (fflush(o->fp) != 0 || ferror(o->fp))
+	if (ferror(o->fp))
+		e = vp_outfile_errno(o->fp);
+	else if (fflush(o->fp) != 0)
 		e = errno ? errno : EIO;
 	else if (fsync(fileno(o->fp)) != 0 && errno != EINVAL && errno != EROFS)
 		e = errno;
@@ -81,6 +83,15 @@ int vp_outfile_commit(struct vp_outfile *o, struct vp_error *err)
 	}
 	outfile_release(o);
 	return 0;
+}
+
+int vp_outfile_errno(FILE *fp)
+{
+	clearerr(fp);
+	errno = 0;
+	if (fflush(fp) != 0 && errno)
+		return errno;
+	return EIO;
 }
 
 void vp_outfile_abort(struct vp_outfile *o)

@@ -19,6 +19,9 @@ int vp_outfile_open(struct vp_outfile *o, const char *path, struct vp_error *err
 /* Flush, sync, close and rename into place; on any failure the temporary is
  * removed, the final name is untouched and err names the file and the cause. */
 int vp_outfile_commit(struct vp_outfile *o, struct vp_error *err);
+/* The cause of a failed stream write (ENOSPC, EIO...): a stream's error flag
+ * keeps no errno, so the buffered rest is flushed again to learn it. */
+int vp_outfile_errno(FILE *fp);
 /* Give up: close and remove the temporary. Safe on a closed or zeroed struct. */
 void vp_outfile_abort(struct vp_outfile *o);
 

@@ -4,6 +4,8 @@
 #include "perfdata_write.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +20,50 @@ struct vp_pdw {
 	uint64_t data_size;
 	size_t trailer;
 	int failed;
+	int unnamed;	/* an O_TMPFILE file, linked at path once its header is written */
 };
+
+/* A file with no name yet in path's directory, so that a recorder killed
+ * before the header is whole leaves nothing under path; where the file system
+ * has no O_TMPFILE, path itself. */
+static FILE *create(const char *path, int *unnamed)
+{
+	char *copy = strdup(path);
+	int fd = -1;
+
+	*unnamed = 0;
+	if (copy) {
+		fd = open(dirname(copy), O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+		free(copy);
+	}
+	if (fd >= 0)
+		*unnamed = 1;
+	else
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w+");
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
+/* Give the unnamed file its name (replacing what was there). */
+static int publish(struct vp_pdw *w)
+{
+	char proc[64];
+	int fd = fileno(w->f);
+
+	if (!w->unnamed)
+		return 0;
+	if (unlink(w->path) != 0 && errno != ENOENT)
+		return -errno;
+	if (linkat(fd, "", AT_FDCWD, w->path, AT_EMPTY_PATH) == 0)
+		return 0;
+	/* AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH; /proc's link does not */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (linkat(AT_FDCWD, proc, AT_FDCWD, w->path, AT_SYMLINK_FOLLOW) == 0)
+		return 0;
+	return -errno;
+}
 
 static int put(struct vp_pdw *w, const void *p, size_t n)
 {
@@ -53,7 +98,7 @@ int vp_pdw_open(const char *path, const struct vp_pdw_event *ev, size_t nev, str
 	}
 	memcpy(w->ev, ev, nev * sizeof(*ev));
 	w->nev = nev;
-	if (!(w->f = fopen(path, "w+"))) {
+	if (!(w->f = create(path, &w->unnamed))) {
 		r = vp_errorf(err, -errno, "'%s': cannot create: %s", path, strerror(errno));
 		free(w->ev);
 		free(w->path);
@@ -97,8 +142,13 @@ int vp_pdw_open(const char *path, const struct vp_pdw_event *ev, size_t nev, str
 	w->hdr.data.size = 0;	/* until finished: readers recover up to the last record */
 	if (w->failed || fseek(w->f, 0, SEEK_SET) != 0 || put(w, &w->hdr, sizeof(w->hdr)) < 0 ||
 	    fflush(w->f) != 0 || fseek(w->f, (long)w->hdr.data.offset, SEEK_SET) != 0) {
-		r = vp_errorf(err, -(w->failed ? w->failed : EIO), "'%s': cannot write: %s", path,
-			      strerror(w->failed ? w->failed : EIO));
+		int e = w->failed ? w->failed : errno ? errno : EIO;	/* fseek flushes too */
+		r = vp_errorf(err, -e, "'%s': cannot write: %s", path, strerror(e));
+		vp_pdw_close(w);
+		return r;
+	}
+	if ((r = publish(w)) < 0) {
+		r = vp_errorf(err, r, "'%s': cannot create: %s", path, strerror(-r));
 		vp_pdw_close(w);
 		return r;
 	}

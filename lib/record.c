@@ -807,8 +807,13 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 		unlink(partial);
 		goto fail;
 	}
+	/* The previous file stays under its name until the new one replaces it
+	 * in one rename: a hard link keeps it as .old (a rename where the file
+	 * system has no links). */
 	snprintf(old, sizeof(old), "%s.old", o->output);
-	if (access(o->output, F_OK) == 0 && rename(o->output, old) != 0) {
+	if (access(o->output, F_OK) == 0 &&
+	    ((unlink(old) != 0 && errno != ENOENT) ||
+	     (link(o->output, old) != 0 && rename(o->output, old) != 0))) {
 		rc = vp_errorf(err, -errno, "'%s': cannot keep the previous file as '%s': %s", o->output, old,
 			       strerror(errno));
 		goto fail;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/outfile.h"
 
@@ -65,19 +66,24 @@ static int write_file(const char *path, const void *data, size_t len, struct vp_
 
 	if ((r = vp_outfile_open(&f, path, err)) < 0)
 		return r;
+	errno = 0;
 	if (fwrite(data, 1, len, f.fp) != len) {
+		int e = errno ? errno : vp_outfile_errno(f.fp);
 		vp_outfile_abort(&f);
-		return vp_errorf(err, -EIO, "'%s': cannot write", path);
+		return vp_errorf(err, -e, "'%s': cannot write: %s", path, strerror(e));
 	}
 	return vp_outfile_commit(&f, err);
 }
 
-/* mkdir -p: the output directory and any missing parents. */
-static int make_dirs(const char *dir, struct vp_error *err)
+/* mkdir -p: the output directory and any missing parents. *first gets the
+ * length of the first directory this call created (0: none), so a failed run
+ * can take them away again. */
+static int make_dirs(const char *dir, size_t *first, struct vp_error *err)
 {
 	char *p = strdup(dir);
 	int r = 0;
 
+	*first = 0;
 	if (!p)
 		return vp_errorf(err, -ENOMEM, "'%s': out of memory", dir);
 	for (char *s = p + 1; r == 0; s++) {
@@ -85,8 +91,12 @@ static int make_dirs(const char *dir, struct vp_error *err)
 			continue;
 		char c = *s;
 		*s = '\0';
-		if (mkdir(p, 0777) != 0 && errno != EEXIST)
+		if (mkdir(p, 0777) == 0) {
+			if (!*first)
+				*first = (size_t)(s - p);
+		} else if (errno != EEXIST) {
 			r = vp_errorf(err, -errno, "'%s': cannot create directory: %s", dir, strerror(errno));
+		}
 		*s = c;
 		if (!c)
 			break;
@@ -98,6 +108,25 @@ static int make_dirs(const char *dir, struct vp_error *err)
 			r = vp_errorf(err, -ENOTDIR, "'%s': not a directory", dir);
 	}
 	return r;
+}
+
+/* Undo make_dirs: the directories it created, deepest first (only if empty). */
+static void remove_dirs(const char *dir, size_t first)
+{
+	char *p = first ? strdup(dir) : NULL;
+
+	if (!p)
+		return;
+	for (size_t n = strlen(p); n >= first; n--) {
+		if (n == strlen(p) || p[n] == '/') {
+			p[n] = '\0';
+			if (rmdir(p) != 0)
+				break;
+		}
+		if (n == first)
+			break;
+	}
+	free(p);
 }
 
 /* The <desc>: the chart's numbers as a sentence a screen reader can say. */
@@ -157,16 +186,18 @@ int vp_chart_render(const struct vp_comparison *cmp, const struct vp_chart_opts 
 		{ VP_CHART_BAR, "bar" }, { VP_CHART_CIRCLE, "circle" },
 	};
 	char path[4096];
+	char **written = NULL;	/* this run's files, removed again if a later one fails */
+	size_t nwritten = 0, first;
 	int r;
 
-	if ((r = make_dirs(o->outdir, err)) < 0)
+	if ((r = make_dirs(o->outdir, &first, err)) < 0)
 		return r;
-	for (size_t i = 0; i < cmp->nevents; i++) {
+	for (size_t i = 0; i < cmp->nevents && r >= 0; i++) {
 		const struct vp_cmp_event *e = &cmp->events[i];
-		for (size_t k = 0; k < 2; k++) {
+		for (size_t k = 0; k < 2 && r >= 0; k++) {
 			if (!(o->kinds & kinds[k].bit))
 				continue;
-			for (size_t f = 0; f < sizeof(fmts) / sizeof(*fmts); f++) {
+			for (size_t f = 0; f < sizeof(fmts) / sizeof(*fmts) && r >= 0; f++) {
 				struct vp_membuf b = { 0 };
 				struct marks m = { 0 };
 				double w, h;
@@ -181,17 +212,35 @@ int vp_chart_render(const struct vp_comparison *cmp, const struct vp_chart_opts 
 				file_name(path, sizeof(path), o->outdir, e->name, kinds[k].name, fmts[f].name);
 				if (r < 0) {
 					free(b.p);
-					return vp_errorf(err, r, "'%s': cannot draw the chart: %s", path,
-							 strerror(-r));
+					r = vp_errorf(err, r, "'%s': cannot draw the chart: %s", path,
+						      strerror(-r));
+					break;
 				}
 				r = write_file(path, b.p, b.n, err);
 				free(b.p);
-				if (r < 0)
-					return r;
-				if (o->wrote)
-					o->wrote(path, o->wrote_ctx);
+				char **v = r < 0 ? NULL : realloc(written, (nwritten + 1) * sizeof(*v));
+				if (r >= 0 && (!v || !(v[nwritten] = strdup(path)))) {
+					if (v)
+						written = v;
+					r = vp_errorf(err, -ENOMEM, "'%s': out of memory", path);
+					unlink(path);
+				} else if (r >= 0) {
+					written = v;
+					nwritten++;
+				}
 			}
 		}
 	}
-	return 0;
+	/* all or nothing: a failed run leaves none of its files, nor its directories */
+	for (size_t i = 0; i < nwritten; i++) {
+		if (r < 0)
+			unlink(written[i]);
+		else if (o->wrote)
+			o->wrote(written[i], o->wrote_ctx);
+		free(written[i]);
+	}
+	free(written);
+	if (r < 0)
+		remove_dirs(o->outdir, first);
+	return r < 0 ? r : 0;
 }
