@@ -14,9 +14,9 @@ for i in $(seq $runs); do
 	# The moment: 0 to ~1.2 s into a recording whose workload runs about 1 s
 	# (the random delay is the test's input, not a synchronisation).
 	delay=$(printf '0.%03d' $(( (RANDOM * 1200 / 32768) % 1000 )))
-	[ $((RANDOM % 5)) -eq 0 ] && delay=1.$((RANDOM % 3))
+	[ $((RANDOM % 5)) -eq 0 ] && delay=1.$((RANDOM % 10))
 	# its own process group: the workload dies with the recorder, not orphaned
-	setsid "$VMPROF" record -g -e cpu-clock -F 4000 -o out.data -- ./weights 30000000 \
+	setsid "$VMPROF" record -g -e cpu-clock -F 4000 -o out.data -- ./weights 150000000 \
 		>/dev/null 2>&1 & rp=$!
 	sleep "$delay"
 	kill -KILL -- -$rp 2>/dev/null || true
