@@ -32,7 +32,8 @@ SAN_LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/san/test/%)
 
-.PHONY: all deps check check-unit check-unit-san check-integration check-vm check-fuzz-regress \
+.PHONY: all deps check check-unit check-unit-san check-integration check-integration-opt \
+        check-vm check-fuzz-regress \
         bench demo fuzz fuzz-ci install clean distclean workloads
 .DELETE_ON_ERROR:
 
@@ -140,7 +141,8 @@ deps:
 # integration tests against the real perf.
 check: deps
 	@$(MAKE) --no-print-directory all workloads $(BUILD)/san/vmprof $(UNIT_BINS) $(SAN_UNIT_BINS)
-	@$(MAKE) --no-print-directory check-unit check-unit-san check-fuzz-regress check-integration
+	@$(MAKE) --no-print-directory check-unit check-unit-san check-fuzz-regress check-integration \
+	    check-integration-opt
 
 check-unit: $(UNIT_BINS)
 	@scripts/run-unit.sh $(UNIT_BINS)
@@ -149,10 +151,17 @@ check-unit-san: $(SAN_UNIT_BINS)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    LSAN_OPTIONS=suppressions=$(abspath test/lsan.supp) scripts/run-unit.sh $(SAN_UNIT_BINS)
 
+# Every integration test runs the ASan+UBSan binary; the tests that judge our
+# numbers against perf's run the optimised binary too (check-integration-opt).
+INTEGRATION_ENV = LSAN_OPTIONS=suppressions=$(abspath test/lsan.supp) BUILD=$(abspath $(BUILD))
+OPT_TESTS = agrees_with_perf compare_oracle report_vdso
 check-integration: $(BUILD)/vmprof $(BUILD)/san/vmprof
-	@VMPROF=$(abspath $(BUILD)/vmprof) VMPROF_SAN=$(abspath $(BUILD)/san/vmprof) \
-	    LSAN_OPTIONS=suppressions=$(abspath test/lsan.supp) \
-	    BUILD=$(abspath $(BUILD)) scripts/run-integration.sh $(T)
+	@VMPROF=$(abspath $(BUILD)/san/vmprof) VMPROF_SAN=$(abspath $(BUILD)/san/vmprof) \
+	    $(INTEGRATION_ENV) scripts/run-integration.sh $(T)
+check-integration-opt: $(BUILD)/vmprof
+	@echo "integration tests against perf, optimised build:"
+	@VMPROF=$(abspath $(BUILD)/vmprof) VMPROF_SAN=$(abspath $(BUILD)/vmprof) \
+	    $(INTEGRATION_ENV) scripts/run-integration.sh $(OPT_TESTS)
 
 bench: deps all
 	@scripts/bench.sh $(abspath $(BUILD)/vmprof)

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Run integration tests: each test/integration/NAME.sh exits 0 (pass),
 # 77 (skip, with the reason on its last line) or anything else (fail).
-# Usage: run-integration.sh [PATTERN]   (PATTERN picks tests by name)
+# Usage: run-integration.sh [PATTERN...]   (tests whose name holds any PATTERN)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-pattern=${1:-}
+patterns=("$@")
 pass=0 failn=0 skipn=0 failed=()
 for t in "$top"/test/integration/*.sh; do
 	name=$(basename "$t" .sh)
-	[ -n "$pattern" ] && [[ "$name" != *$pattern* ]] && continue
+	if [ ${#patterns[@]} -gt 0 ]; then
+		hit=0
+		for p in "${patterns[@]}"; do [[ "$name" == *$p* ]] && hit=1; done
+		[ $hit = 1 ] || continue
+	fi
 	log=$(mktemp)
 	start=$(date +%s)
 	( cd "$top" && bash "$t" ) >"$log" 2>&1
