@@ -106,22 +106,7 @@ else
 	say "== compare: not built yet (vmprof compare missing); skipped"
 fi
 
-say ""
-say "== chart: 10 events x (bar + circle) x (svg + png)"
-python3 - "$tmp/cmp10.csv" <<'PY'
-import csv, sys
-w = csv.writer(open(sys.argv[1], "w", newline=""))
-w.writerow("event,symbol,dso,domain,host_samples,host_period,host_share,guest_samples,guest_period,guest_share,ratio,delta".split(","))
-for e in range(10):
-    for i in range(12):
-        h, g = (i + 1) * 1000 * (e + 1), (12 - i) * 900 * (e + 1)
-        w.writerow([f"event{e}", f"ns::function_{i}<int, long>::run(int)", "/usr/bin/app", ".",
-                    h, h * 1000, 0, g, g * 1000, 0, g / h, 0])
-PY
-measure "vmprof chart (20 charts, 40 files)" "$vmprof" chart --top 10 -o "$tmp/charts" "$tmp/cmp10.csv"
-goal "chart time for 10 events, seconds" "$vmprof_chart__20_charts__40_files__wall" 1 le
-
-# ---- chart (owned by the chart work): 10 events x bar and circle x SVG and PNG ----
+# ---- chart: 10 events x bar and circle x SVG and PNG ----
 if "$vmprof" chart --help >/dev/null 2>&1; then
 	say ""
 	say "== chart: 10 events x 2 chart types x svg+png from a saved comparison"
