@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "perfdata_write.h"
+
 const char *vp_test_elf_fixtures(void)
 {
 	static char dir[PATH_MAX];
@@ -63,4 +65,32 @@ char *vp_test_fixture(const char *name)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return path;
+}
+
+int vp_test_mkdtemp(char *dir, const char *tag)
+{
+	snprintf(dir, 64, "/tmp/vp-%.16s-XXXXXX", tag);
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+int vp_test_rmtree(const char *dir)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+void vp_test_put_sample(struct vp_pdw *w, uint16_t misc, uint64_t ip, uint64_t time, uint32_t pid)
+{
+	struct {
+		struct perf_event_header h;
+		uint64_t ip;
+		uint32_t pid, tid;
+		uint64_t time;
+		uint32_t cpu, res;
+		uint64_t period;
+	} s = { { PERF_RECORD_SAMPLE, misc, sizeof(s) }, ip, pid, pid, time, 0, 0, 1000 };
+
+	assert_int_equal(vp_pdw_write(w, &s, sizeof(s)), 0);
 }

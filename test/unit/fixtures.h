@@ -1,6 +1,8 @@
-/* ELF fixtures for the unit tests (see fixtures.c). */
+/* Fixtures shared by the unit tests (see fixtures.c). */
 #ifndef VP_TEST_FIXTURES_H
 #define VP_TEST_FIXTURES_H
+
+#include <stdint.h>
 
 /* The fixture directory, built on first call. Skips the calling cmocka test
  * when a tool the build needs is missing (build.sh exits 77), fails it when
@@ -8,5 +10,15 @@
 const char *vp_test_elf_fixtures(void);
 /* DIR/name in a static buffer (overwritten by the next call). */
 char *vp_test_fixture(const char *name);
+
+/* A fresh directory /tmp/vp-TAG-XXXXXX into dir (64 bytes); 0 or -1. */
+int vp_test_mkdtemp(char *dir, const char *tag);
+/* Remove it and what it holds; 0 on success. */
+int vp_test_rmtree(const char *dir);
+
+struct vp_pdw;
+/* One PERF_RECORD_SAMPLE (IP, TID, TIME, CPU, PERIOD 1000) for pid. */
+void vp_test_put_sample(struct vp_pdw *w, uint16_t misc, uint64_t ip, uint64_t time,
+			uint32_t pid);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "outfile.h"
 
 static char dir[64];
@@ -18,16 +19,13 @@ static char dir[64];
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/vp-outfile-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return vp_test_mkdtemp(dir, "outfile");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return vp_test_rmtree(dir) == 0 ? 0 : -1;
 }
 
 static size_t count_entries(void)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "perfdata_write.h"
 #include "report.h"
 
@@ -19,31 +20,18 @@ static char dir[64];
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/vp-pdw-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return vp_test_mkdtemp(dir, "pdw");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
+	return vp_test_rmtree(dir);
 }
-
-struct sample_rec {
-	struct perf_event_header h;
-	uint64_t ip;
-	uint32_t pid, tid;
-	uint64_t time;
-	uint32_t cpu, res;
-	uint64_t period;
-};
 
 static void put_sample(struct vp_pdw *w, uint16_t misc, uint64_t ip, uint64_t time)
 {
-	struct sample_rec s = { { PERF_RECORD_SAMPLE, misc, sizeof(s) }, ip, 42, 42, time, 0, 0, 1000 };
-	assert_int_equal(vp_pdw_write(w, &s, sizeof(s)), 0);
+	vp_test_put_sample(w, misc, ip, time, 42);
 }
 
 static const struct vp_row *row(const struct vp_event_table *t, const char *sym, char dom)

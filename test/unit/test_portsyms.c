@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "perfdata_write.h"
 #include "portsyms.h"
 #include "report.h"
@@ -21,36 +22,18 @@ static char dir[64];
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/vp-psyms-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return vp_test_mkdtemp(dir, "psyms");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
-
-struct sample_rec {
-	struct perf_event_header h;
-	uint64_t ip;
-	uint32_t pid, tid;
-	uint64_t time;
-	uint32_t cpu, res;
-	uint64_t period;
-};
-
-static void put_sample_pid(struct vp_pdw *w, uint16_t misc, uint64_t ip, uint64_t time, uint32_t pid)
-{
-	struct sample_rec s = { { PERF_RECORD_SAMPLE, misc, sizeof(s) }, ip, pid, pid, time, 0, 0, 1000 };
-	assert_int_equal(vp_pdw_write(w, &s, sizeof(s)), 0);
+	return vp_test_rmtree(dir);
 }
 
 static void put_sample(struct vp_pdw *w, uint16_t misc, uint64_t ip, uint64_t time)
 {
-	put_sample_pid(w, misc, ip, time, 42);
+	vp_test_put_sample(w, misc, ip, time, 42);
 }
 
 static struct vp_pdw *open_file(const char *path, int guest)
@@ -193,9 +176,9 @@ static void jit_map_symbols_travel_with_the_file(void **state)
 	w = open_file(path, 0);
 	assert_int_equal(vp_pdw_mmap2(w, PERF_RECORD_MISC_USER, pid, pid, 0x7f0000000000ull, 0x10000, 0,
 				      7, 2, "//anon"), 0);
-	put_sample_pid(w, PERF_RECORD_MISC_USER, 0x7f0000001010ull, 10, pid);
-	put_sample_pid(w, PERF_RECORD_MISC_USER, 0x7f00000010f0ull, 11, pid);
-	put_sample_pid(w, PERF_RECORD_MISC_USER, 0x7f0000002010ull, 12, pid);
+	vp_test_put_sample(w, PERF_RECORD_MISC_USER, 0x7f0000001010ull, 10, pid);
+	vp_test_put_sample(w, PERF_RECORD_MISC_USER, 0x7f00000010f0ull, 11, pid);
+	vp_test_put_sample(w, PERF_RECORD_MISC_USER, 0x7f0000002010ull, 12, pid);
 	assert_int_equal(vp_pdw_sync(w), 0);
 	struct vp_session_opts so = { 0 };
 	assert_int_equal(vp_portsyms_collect(path, &so, &text, &size, NULL, NULL, &err), 0);
