@@ -67,30 +67,43 @@ double vp_draw_heading(struct canvas *c, const struct vp_comparison *cmp, const 
 	vp_fit(cr, sub, c->w - 32, fit, sizeof(fit));
 	vp_text(c, fit, 16, y, 0);
 
-	/* The machines, when known: the hypervisor and what the host took away. */
-	n = 0;
-	sub[0] = '\0';
+	/* The machines, when known: the hypervisor and what the host took away.
+	 * One line; when both sides do not fit, each is cut within its half so
+	 * that neither loses its label. */
+	char side[2][512];
+	int nside = 0;
 	for (int s = 0; s < 2; s++) {
 		const struct vp_profile_meta *m = &cmp->meta[s];
 		int hv = m->hypervisor && *m->hypervisor, st = m->steal_time >= 0;
+		char *p = side[s];
+		size_t k = 0, cap = sizeof(side[s]);
+		p[0] = '\0';
 		if (!hv && !st)
 			continue;
-		n += (size_t)snprintf(sub + n, sizeof(sub) - n, "%s%s:", n ? "; " : "", cmp->label[s]);
-		if (hv && n < sizeof(sub))
-			n += (size_t)snprintf(sub + n, sizeof(sub) - n, " hypervisor %s%s", m->hypervisor,
-					      st ? "," : "");
-		if (st && n < sizeof(sub)) {
-			n += (size_t)snprintf(sub + n, sizeof(sub) - n, " steal time %.2f s", m->steal_time);
-			if (m->cpu_time > 0 && n < sizeof(sub))
-				n += (size_t)snprintf(sub + n, sizeof(sub) - n, " (%.1f%% of its CPU time)",
-						      100 * m->steal_time / m->cpu_time);
+		k += (size_t)snprintf(p + k, cap - k, "%s:", cmp->label[s]);
+		if (hv && k < cap)
+			k += (size_t)snprintf(p + k, cap - k, " hypervisor %s%s", m->hypervisor, st ? "," : "");
+		if (st && k < cap) {
+			k += (size_t)snprintf(p + k, cap - k, " steal time %.2f s", m->steal_time);
+			if (m->cpu_time > 0 && m->steal_time > 0 && k < cap)
+				snprintf(p + k, cap - k, " (%.1f%% of its CPU time)",
+					 100 * m->steal_time / m->cpu_time);
 		}
-		if (n >= sizeof(sub))
-			break;
+		nside++;
 	}
-	if (sub[0]) {
+	if (nside) {
+		double avail = c->w - 32;
+		char line[sizeof(side) + 8];
+		snprintf(line, sizeof(line), "%s%s%s", side[0], side[0][0] && side[1][0] ? "; " : "", side[1]);
+		if (nside == 2 && vp_text_width(cr, line) > avail) {
+			double half = (avail - vp_text_width(cr, "; ")) / 2;
+			char a[512], b[512];
+			vp_fit(cr, side[0], half, a, sizeof(a));
+			vp_fit(cr, side[1], half, b, sizeof(b));
+			snprintf(line, sizeof(line), "%s; %s", a, b);
+		}
 		y += 16;
-		vp_fit(cr, sub, c->w - 32, fit, sizeof(fit));
+		vp_fit(cr, line, avail, fit, sizeof(fit));
 		vp_text(c, fit, 16, y, 0);
 	}
 	return y + 24;
