@@ -43,6 +43,7 @@ struct pipeline {
 	int stop;			/* a side failed: both stop */
 	int rc;				/* the worker's first error */
 	int drained;
+	int reader_waits;		/* the reader sleeps until half the batches are free */
 	pthread_t worker;
 };
 
@@ -94,7 +95,8 @@ static void *worker_main(void *arg)
 		}
 		p->free[p->nfree] = b;
 		__atomic_store_n(&p->nfree, p->nfree + 1, __ATOMIC_RELEASE);
-		pthread_cond_signal(&p->cv_free);
+		if (p->reader_waits && (p->nfree >= NBATCH / 2 || p->stop))
+			pthread_cond_signal(&p->cv_free);
 		pthread_mutex_unlock(&p->mu);
 	}
 }
@@ -108,13 +110,16 @@ static int submit(struct pipeline *p)
 	p->full[(p->head + p->count) % NBATCH] = p->cur;
 	__atomic_store_n(&p->count, p->count + 1, __ATOMIC_RELEASE);
 	pthread_cond_signal(&p->cv_full);
+	/* The reader is the faster side: when it runs out of batches it sleeps
+	 * until the worker has freed half of them, rather than spinning (that
+	 * burnt a fifth of the CPU, which compare's second file needs) or waking
+	 * at every batch. */
 	if (!p->nfree) {
-		pthread_mutex_unlock(&p->mu);
-		spin_until_nonzero(&p->nfree, &p->stop);
-		pthread_mutex_lock(&p->mu);
+		p->reader_waits = 1;
+		while (p->nfree < NBATCH / 2 && !(p->stop && p->nfree))
+			pthread_cond_wait(&p->cv_free, &p->mu);
+		p->reader_waits = 0;
 	}
-	while (!p->nfree)
-		pthread_cond_wait(&p->cv_free, &p->mu);
 	p->cur = p->free[p->nfree - 1];
 	__atomic_store_n(&p->nfree, p->nfree - 1, __ATOMIC_RELEASE);
 	rc = p->stop ? p->rc : 0;
