@@ -37,8 +37,10 @@ struct pipeline {
 	size_t head, count;		/* ring of batches waiting for the worker */
 	struct batch *free[NBATCH];
 	size_t nfree;
-	struct batch *cur;		/* the one the reader fills */
-	struct batch *busy;		/* the one the worker delivers */
+	/* Only the reader touches cur: a line of its own, away from what the
+	 * worker writes at every batch. */
+	_Alignas(64) struct batch *cur;	/* the one the reader fills */
+	_Alignas(64) struct batch *busy;		/* the one the worker delivers */
 	int done;			/* reader finished: worker drains and exits */
 	int stop;			/* a side failed: both stop */
 	int rc;				/* the worker's first error */
@@ -72,6 +74,7 @@ static void *worker_main(void *arg)
 		while (!p->count && !p->done)
 			pthread_cond_wait(&p->cv_full, &p->mu);
 		if (!p->count) {
+			vp_pd_idcache_fold(p->pd, &ids);	/* the reader is done with pd->stats */
 			pthread_mutex_unlock(&p->mu);
 			return NULL;
 		}

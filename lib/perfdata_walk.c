@@ -515,6 +515,14 @@ static void copy_str(char *dst, size_t cap, const uint8_t *src, size_t avail)
 	dst[n] = '\0';
 }
 
+void vp_pd_idcache_fold(struct vp_perfdata *pd, struct vp_pd_idcache *c)
+{
+	pd->stats.samples += c->samples;
+	pd->stats.unknown_id += c->unknown_id;
+	pd->stats.skipped_records += c->skipped;
+	c->samples = c->unknown_id = c->skipped = 0;
+}
+
 int vp_pd_deliver(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
 		  struct vp_pd_idcache *ids, const struct perf_event_header *h, uint64_t offset,
 		  struct vp_error *err)
@@ -529,14 +537,14 @@ int vp_pd_deliver(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void 
 	if (h->type == PERF_RECORD_SAMPLE) {
 		struct vp_sample s;
 		if (!ev) {
-			pd->stats.unknown_id++;
+			ids->unknown_id++;
 			return 0;
 		}
 		if (parse_sample(pd, ev, h, offset, &s) < 0)
 			return vp_errorf(err, -EINVAL, "'%s': malformed sample at offset %llu "
 					 "(shorter than its sample_type says)", pd->path,
 					 (unsigned long long)offset);
-		pd->stats.samples++;
+		ids->samples++;
 		return tool->sample ? tool->sample(ctx, &s) : 0;
 	}
 
@@ -614,7 +622,7 @@ int vp_pd_deliver(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void 
 		return tool->lost ? tool->lost(ctx, &l) : 0;
 	}
 	default:
-		pd->stats.skipped_records++;
+		ids->skipped++;
 		return tool->other ? tool->other(ctx, h, offset) : 0;
 	}
 }
@@ -993,6 +1001,7 @@ out:
 		if (r >= 0)
 			r = f;
 	}
+	vp_pd_idcache_fold(pd, &w.ids);	/* after finished: a worker has stopped */
 	if (w.map)
 		munmap((void *)w.map, w.map_len);
 	free(w.q);
