@@ -15,13 +15,22 @@ struct vp_map {
 	struct vp_dso *dso;
 };
 
+#define VP_MAPS_LEVELS 24
+struct vp_map_node;
+
+/* A skip list sorted by start, non-overlapping: finding and inserting are
+ * O(log n) whatever the order maps come in (a sorted array took seconds to
+ * minutes for a file that maps hundreds of thousands of ranges downwards). */
 struct vp_maps {
-	struct vp_map *v;	/* sorted by start, non-overlapping */
-	size_t n, cap;
+	struct vp_map_node *head[VP_MAPS_LEVELS];
+	size_t n;
+	uint64_t rng;
 };
 
 int vp_maps_insert(struct vp_maps *m, const struct vp_map *map);
 const struct vp_map *vp_maps_find(const struct vp_maps *m, uint64_t addr);
+const struct vp_map *vp_maps_first(const struct vp_maps *m);
+const struct vp_map *vp_maps_next(const struct vp_map *map);
 int vp_maps_copy(struct vp_maps *dst, const struct vp_maps *src);
 void vp_maps_clear(struct vp_maps *m);
 
