@@ -300,6 +300,8 @@ struct walk {
 
 	struct ordered *q;
 	size_t nq, capq;
+	size_t nothers;		/* queued records that are not samples */
+	uint64_t q_low;		/* lowest file offset in the queue (when nq) */
 	uint64_t seq;
 	struct arena arena[2];
 	int cur;
@@ -690,6 +692,9 @@ static int queue_event(struct walk *w, const struct perf_event_header *h, uint64
 	}
 	if (time > w->max_timestamp)
 		w->max_timestamp = time;
+	if (w->nq == 1 || offset < w->q_low)
+		w->q_low = offset;
+	w->nothers += h->type != PERF_RECORD_SAMPLE;
 	return 0;
 }
 
@@ -717,7 +722,7 @@ static size_t bucket_of(const struct walk *w, const size_t *others, size_t n,
 static int deliver_window(struct walk *w, const uint8_t *base, uint64_t limit)
 {
 	size_t *others = NULL, nothers = 0, i;
-	size_t *count = NULL, *order = NULL;
+	size_t *count = NULL, *order = NULL, *bucket = NULL;
 	int r = 0;
 
 	for (i = 0; i < w->nq; i++)
@@ -726,7 +731,8 @@ static int deliver_window(struct walk *w, const uint8_t *base, uint64_t limit)
 		others = malloc(nothers * sizeof(*others));
 		count = calloc(nothers + 2, sizeof(*count));
 		order = malloc(w->nq * sizeof(*order));
-		if (!others || !count || !order) {
+		bucket = malloc(w->nq * sizeof(*bucket));
+		if (!others || !count || !order || !bucket) {
 			r = -ENOMEM;
 			goto out;
 		}
@@ -750,12 +756,12 @@ static int deliver_window(struct walk *w, const uint8_t *base, uint64_t limit)
 	}
 	for (i = 0; i < w->nq; i++)
 		if (w->q[i].sample && w->q[i].time <= limit)
-			count[bucket_of(w, others, nothers, &w->q[i]) + 1]++;
+			count[(bucket[i] = bucket_of(w, others, nothers, &w->q[i])) + 1]++;
 	for (size_t b = 1; b <= nothers + 1; b++)
 		count[b] += count[b - 1];
 	for (i = 0; i < w->nq; i++)
 		if (w->q[i].sample && w->q[i].time <= limit)
-			order[count[bucket_of(w, others, nothers, &w->q[i])]++] = i;
+			order[count[bucket[i]]++] = i;
 	/* count[b] is now the end of bucket b: samples of bucket b, then other b. */
 	size_t at = 0;
 	for (size_t b = 0; b <= nothers && r >= 0; b++) {
@@ -768,6 +774,7 @@ out:
 	free(others);
 	free(count);
 	free(order);
+	free(bucket);
 	return r;
 }
 
@@ -778,19 +785,45 @@ static int flush_until(struct walk *w, uint64_t limit)
 	struct arena *cur = &w->arena[w->cur], *next = &w->arena[!w->cur];
 	const uint8_t *base = w->map ? w->map : cur->mem;
 	size_t i, kept = 0;
-	int r;
+	int r = 0;
 
 	if (!w->nq)
 		return 0;
+	if (w->map && !w->nothers) {
+		/* Samples only (most rounds): their order is free, so one pass
+		 * delivers what is due and keeps the rest. */
+		uint64_t last = w->last_flush, low = UINT64_MAX;
+		for (i = 0; i < w->nq; i++) {
+			const struct ordered *e = &w->q[i];
+			if (e->time > limit) {
+				low = e->offset < low ? e->offset : low;
+				w->q[kept++] = *e;
+				continue;
+			}
+			if (e->time > last)
+				last = e->time;
+			if ((r = deliver(w, (const void *)(base + e->pos), e->offset)) < 0)
+				break;
+		}
+		w->last_flush = last;
+		w->nq = kept;
+		w->q_low = low;
+		return r < 0 ? r : 0;
+	}
 	if ((r = deliver_window(w, base, limit)) < 0)
 		return r == -ENOMEM ? vp_errorf(w->err, r, "'%s': out of memory", w->pd->path) : r;
 	for (i = 0; i < w->nq; i++)
 		if (w->q[i].time <= limit && w->q[i].time > w->last_flush)
 			w->last_flush = w->q[i].time;
+	w->nothers = 0;
+	w->q_low = UINT64_MAX;
 	if (w->map) {
 		for (i = 0; i < w->nq; i++)
-			if (w->q[i].time > limit)
+			if (w->q[i].time > limit) {
+				w->nothers += !w->q[i].sample;
+				w->q_low = w->q[i].offset < w->q_low ? w->q[i].offset : w->q_low;
 				w->q[kept++] = w->q[i];
+			}
 		w->nq = kept;
 		return 0;
 	}
@@ -803,6 +836,8 @@ static int flush_until(struct walk *w, uint64_t limit)
 		if (!copy)
 			return -ENOMEM;
 		memcpy(copy, h, h->size);
+		w->nothers += !w->q[i].sample;
+		w->q_low = w->q[i].offset < w->q_low ? w->q[i].offset : w->q_low;
 		w->q[kept] = w->q[i];
 		w->q[kept++].pos = (size_t)(copy - next->mem);
 	}
@@ -871,9 +906,8 @@ static void release_behind(struct walk *w, uint64_t read_off)
 	uint64_t low = read_off;
 	long page = sysconf(_SC_PAGESIZE);
 
-	for (size_t i = 0; i < w->nq; i++)
-		if (w->q[i].offset < low)
-			low = w->q[i].offset;
+	if (w->nq && w->q_low < low)
+		low = w->q_low;
 	if (w->in_use_floor) {	/* records handed off and not yet delivered */
 		uint64_t f = w->in_use_floor(w->hctx);
 		if (f < low)

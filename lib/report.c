@@ -33,6 +33,19 @@ struct pending {
 	size_t n, cap;
 };
 
+/* Plain samples (no --caller, field, comm or pid key) go from (table, pid,
+ * cpumode, ip) straight to their row: one lookup instead of a resolution, a
+ * row key and a table lookup. A slot holds while the maps it was resolved
+ * against keep their generation. */
+#define ROW_CACHE_SIZE 4096
+struct row_slot {
+	uint64_t ip;
+	const uint32_t *genp;
+	const struct vp_event_table *t;
+	uint32_t pid, gen, row;
+	unsigned cpumode;
+};
+
 struct loader {
 	const struct vp_load_opts *o;
 	struct vp_perfdata *pd;
@@ -52,6 +65,8 @@ struct loader {
 	int fields_found;
 	struct vp_error *err;
 	struct pending pending;
+	int plain;		/* neither --caller nor a comm or pid key */
+	struct row_slot *rows;	/* ROW_CACHE_SIZE of them */
 };
 
 static int wanted(const struct vp_load_opts *o, const char *name)
@@ -65,7 +80,7 @@ static int wanted(const struct vp_load_opts *o, const char *name)
 }
 
 /* The table of an evsel, made on first use (pipe streams add evsels late). */
-static struct vp_event_table *table_of(struct loader *l, const struct vp_evsel *ev)
+static struct vp_event_table *table_make(struct loader *l, const struct vp_evsel *ev)
 {
 	if (ev->index >= l->nevsel) {
 		size_t n = ev->index + 1;
@@ -109,6 +124,13 @@ static struct vp_event_table *table_of(struct loader *l, const struct vp_evsel *
 		}
 	}
 	return l->by_evsel[ev->index];
+}
+
+static inline struct vp_event_table *table_of(struct loader *l, const struct vp_evsel *ev)
+{
+	if (ev->index < l->nevsel && l->resolved_evsel[ev->index])
+		return l->by_evsel[ev->index];
+	return table_make(l, ev);
 }
 
 /* The first user frame of the callchain in another object than the sampled
@@ -207,6 +229,34 @@ static int pending_add(struct loader *l, struct vp_event_table *t, const struct 
 	return 1;
 }
 
+static int count_plain(struct loader *l, struct vp_event_table *t, const struct vp_sample *s)
+{
+	unsigned cpumode = s->misc & VP_MISC_CPUMODE_MASK;
+	uint64_t h = vp_hash_u64(s->ip ^ ((uint64_t)s->pid << 40) ^ ((uint64_t)cpumode << 60) ^
+				 (uint64_t)(uintptr_t)t);
+	struct row_slot *c = &l->rows[h & (ROW_CACHE_SIZE - 1)];
+	struct vp_resolved res;
+	const uint32_t *genp;
+	uint32_t gen;
+
+	if (c->ip == s->ip && c->pid == s->pid && c->cpumode == cpumode && c->t == t && c->genp &&
+	    *c->genp == c->gen) {
+		t->rows[c->row].samples++;
+		t->rows[c->row].period += s->period;
+		t->total_samples++;
+		t->total_period += s->period;
+		return 0;
+	}
+	vp_session_resolve_gen(l->session, s->pid, cpumode, s->ip, &res, &genp, &gen);
+	struct vp_row row = { res.symbol, res.dso, NULL, -1, res.domain, 1, s->period };
+	int at = vp_table_add(t, &row);
+	if (at < 0)
+		return vp_errorf(l->err, -ENOMEM, "'%s': out of memory", vp_perfdata_path(l->pd));
+	if (genp)
+		*c = (struct row_slot){ s->ip, genp, t, s->pid, gen, (uint32_t)at, cpumode };
+	return 0;
+}
+
 static int on_sample(void *ctx, const struct vp_sample *s)
 {
 	struct loader *l = ctx;
@@ -224,6 +274,8 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 		if (r != 0)
 			return r < 0 ? r : 0;
 	}
+	if (l->plain && !t->weight && !t->group)
+		return count_plain(l, t, s);
 	vp_session_resolve(l->session, s->pid, s->misc, s->ip, &res);
 	if (l->o->caller && s->callchain)
 		resolve_caller(l, s, &res);
@@ -370,6 +422,11 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 		goto out;
 	}
 
+	l.plain = !o->caller && !(l.key & (VP_KEY_COMM | VP_KEY_PID));
+	if (!(l.rows = calloc(ROW_CACHE_SIZE, sizeof(*l.rows)))) {
+		r = vp_errorf(err, -ENOMEM, "out of memory");
+		goto out;
+	}
 	struct vp_perf_tool tool = {
 		.sample = on_sample, .mmap = on_mmap, .comm = on_comm, .fork = on_fork,
 		.lost = on_lost,
@@ -391,5 +448,6 @@ out:
 	vp_perfdata_close(l.pd);
 	free(l.by_evsel);
 	free(l.resolved_evsel);
+	free(l.rows);
 	return r < 0 ? r : 0;
 }

@@ -769,7 +769,8 @@ uint32_t vp_session_kernel_gen(const struct vp_session *s)
 }
 
 static void resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
-		    struct vp_resolved *out, struct vp_resolved_sym *rs)
+		    struct vp_resolved *out, struct vp_resolved_sym *rs, const uint32_t **genout,
+		    uint32_t *genval)
 {
 	cpumode &= VP_MISC_CPUMODE_MASK;
 	uint64_t h = vp_hash_u64(ip ^ ((uint64_t)pid << 40) ^ ((uint64_t)cpumode << 60));
@@ -778,6 +779,8 @@ static void resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64
 	if (!rs && c->ip == ip && c->pid == pid && c->cpumode == cpumode && c->genp &&
 	    *c->genp == c->gen) {
 		*out = c->r;
+		*genout = c->genp;
+		*genval = c->gen;
 		return;
 	}
 	const uint32_t *genp = &s->static_gen;
@@ -800,15 +803,26 @@ static void resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64
 	default:	/* hypervisor, guest user: nothing on this side can name them */
 		break;
 	}
+	*genout = genp;
 	if (!genp)	/* no such process yet: do not remember */
 		return;
+	*genval = *genp;
 	*c = (struct cache_entry){ ip, pid, *genp, genp, cpumode, *out };
 }
 
 void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
 			struct vp_resolved *out)
 {
-	resolve(s, pid, cpumode, ip, out, NULL);
+	const uint32_t *genp;
+	uint32_t gen;
+
+	resolve(s, pid, cpumode, ip, out, NULL, &genp, &gen);
+}
+
+void vp_session_resolve_gen(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
+			    struct vp_resolved *out, const uint32_t **genp, uint32_t *gen)
+{
+	resolve(s, pid, cpumode, ip, out, NULL, genp, gen);
 }
 
 void vp_session_resolve_sym(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
@@ -817,6 +831,9 @@ void vp_session_resolve_sym(struct vp_session *s, uint32_t pid, unsigned cpumode
 	struct vp_resolved r;
 
 	memset(out, 0, sizeof(*out));
-	resolve(s, pid, cpumode, ip, &r, out);
+	const uint32_t *genp;
+	uint32_t gen;
+
+	resolve(s, pid, cpumode, ip, &r, out, &genp, &gen);
 	out->dso = r.dso;
 }

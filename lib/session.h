@@ -42,6 +42,10 @@ int vp_session_exit(struct vp_session *s, const struct vp_task_event *t);
 /* Resolve ip as seen by pid in cpumode (the low bits of a record's misc). */
 void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
 			struct vp_resolved *out);
+/* As vp_session_resolve, and how long the answer holds: while *genp == gen
+ * (*genp NULL: not for keeping, the process is not known yet). */
+void vp_session_resolve_gen(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
+			    struct vp_resolved *out, const uint32_t **genp, uint32_t *gen);
 /* What a resolution found, for the recorder's portable symbol section: the
  * table and symbol (NULL when unresolved), the object and what kind it is. */
 struct vp_resolved_sym {

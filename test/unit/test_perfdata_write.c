@@ -14,6 +14,7 @@
 #include "fixtures.h"
 #include "perfdata_write.h"
 #include "report.h"
+#include "symbols.h"
 
 static char dir[64];
 
@@ -123,11 +124,89 @@ static void killed_file_is_recovered(void **state)
 	vp_profile_free(p);
 }
 
+/* Two file offsets of obj that lie in different functions, found through
+ * the ELF layer alone; their names into a and b. */
+static void two_functions(const char *obj, uint64_t *off_a, const char **a, uint64_t *off_b,
+			  const char **b)
+{
+	struct vp_elf_opts o = { 0 };
+	struct vp_error err = { 0 };
+	struct vp_elf *e = NULL;
+	uint64_t addr;
+
+	assert_int_equal(vp_elf_open(obj, NULL, 0, &o, &e, &err), 0);
+	*a = *b = NULL;
+	for (uint64_t off = 0x100; off < (1u << 20) && !*b; off += 4) {
+		const struct vp_sym *s;
+		if (vp_elf_offset_to_addr(e, off, &addr) < 0 ||
+		    !(s = vp_symtab_find(vp_elf_symtab(e), addr)) || s->start == s->end)
+			continue;
+		if (!*a) {
+			*a = strdup(s->name);
+			*off_a = off;
+		} else if (strcmp(*a, s->name)) {
+			*b = strdup(s->name);
+			*off_b = off;
+		}
+	}
+	vp_elf_close(e);
+	assert_non_null(*b);
+}
+
+/* The same address in one process, before and after the object mapped
+ * there changes: each sample names the function mapped at its time. */
+static void remapped_address_changes_function(void **state)
+{
+	const char *obj = vp_test_fixture("fix-nopie"), *fa, *fb;
+	char path[128];
+	struct vp_pdw *w;
+	struct vp_error err = { 0 };
+	uint64_t ids[1] = { 1 }, off_a = 0, off_b = 0, start = 0x7f0000000000ull, ip = start + 0x100;
+	struct vp_pdw_event ev = { .name = "cpu-clock", .ids = ids, .nids = 1 };
+	(void)state;
+
+	two_functions(obj, &off_a, &fa, &off_b, &fb);
+	ev.attr.type = PERF_TYPE_SOFTWARE;
+	ev.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			      PERF_SAMPLE_PERIOD;
+	snprintf(path, sizeof(path), "%s/remap.data", dir);
+	assert_int_equal(vp_pdw_open(path, &ev, 1, &w, &err), 0);
+	assert_int_equal(vp_pdw_comm(w, 42, 42, "remap"), 0);
+	assert_int_equal(vp_pdw_mmap2(w, PERF_RECORD_MISC_USER, 42, 42, start, 0x100000, off_a - 0x100,
+				      5, 2, obj), 0);
+	for (int i = 0; i < 5; i++)
+		vp_test_put_sample(w, PERF_RECORD_MISC_USER, ip, 100 + i, 42);
+	/* two rounds: the second delivers the samples before the new map */
+	assert_int_equal(vp_pdw_finished_round(w), 0);
+	assert_int_equal(vp_pdw_finished_round(w), 0);
+	assert_int_equal(vp_pdw_mmap2(w, PERF_RECORD_MISC_USER, 42, 42, start, 0x100000, off_b - 0x100,
+				      5, 2, obj), 0);
+	for (int i = 0; i < 3; i++)
+		vp_test_put_sample(w, PERF_RECORD_MISC_USER, ip, 300 + i, 42);
+	assert_int_equal(vp_pdw_finished_round(w), 0);
+	struct vp_pdw_features feat = { .hostname = "h", .osrelease = "6.1.0", .nr_cpus_avail = 1,
+					.nr_cpus_online = 1 };
+	assert_int_equal(vp_pdw_finish(w, &feat, &err), 0);
+
+	struct vp_profile *p;
+	assert_int_equal(vp_profile_from_perfdata(path, NULL, &p, &err), 0);
+	const struct vp_event_table *t = p->tables[0];
+	assert_int_equal(t->total_samples, 8);
+	assert_non_null(row(t, fa, '.'));
+	assert_non_null(row(t, fb, '.'));
+	assert_int_equal(row(t, fa, '.')->samples, 5);
+	assert_int_equal(row(t, fb, '.')->samples, 3);
+	vp_profile_free(p);
+	free((char *)fa);
+	free((char *)fb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(guest_modes_resolve_with_guest_kallsyms),
 		cmocka_unit_test(killed_file_is_recovered),
+		cmocka_unit_test(remapped_address_changes_function),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
