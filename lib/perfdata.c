@@ -185,10 +185,14 @@ void vp_pd_finish_evsels(struct vp_perfdata *pd)
 		return;
 	pd->id_pos = calc_id_pos(pd->evsels[0]->attr.sample_type);
 	pd->is_pos = calc_is_pos(pd->evsels[0]->attr.sample_type);
-	for (size_t i = 1; i < pd->nevsels; i++)
+	pd->uniform = 1;
+	for (size_t i = 1; i < pd->nevsels; i++) {
 		if (calc_id_pos(pd->evsels[i]->attr.sample_type) != pd->id_pos ||
 		    calc_is_pos(pd->evsels[i]->attr.sample_type) != pd->is_pos)
 			pd->layout_mixed = 1;
+		if (pd->evsels[i]->attr.sample_type != pd->evsels[0]->attr.sample_type)
+			pd->uniform = 0;
+	}
 }
 
 /* ---- feature sections ---- */

@@ -32,6 +32,8 @@ struct vp_sample {
 	uint32_t raw_size;
 	const void *raw;		/* valid during the callback only */
 	uint64_t offset;		/* file offset of the record */
+	uint64_t count;			/* samples this one stands for (period is their sum):
+					 * 1 unless the tool asked for merge_repeats */
 };
 
 struct vp_mmap_event {
@@ -76,6 +78,12 @@ struct vp_perf_tool {
 	int (*other)(void *ctx, const struct perf_event_header *h, uint64_t offset);
 	/* Deliver records as they come, instead of in time order (perf's default). */
 	int unordered;
+	/* The tool uses a sample's event, misc, ip, pid, tid, addr and period
+	 * only: a run of samples delivered one after the other that agree on
+	 * all but time, cpu, id and period may come as one, with count and the
+	 * periods' sum (the threaded walk does so; most samples of a busy loop
+	 * repeat the one before). */
+	int merge_repeats;
 	/* Called once when the walk ends (status < 0 on failure), before the
 	 * records' memory goes away: a tool holding on to records finishes here. */
 	int (*finished)(void *ctx, int status);

@@ -56,6 +56,7 @@ struct vp_perfdata {
 	size_t ids_cap, nids;
 	int id_pos, is_pos;		/* perf's evlist id positions, -1 when absent */
 	int layout_mixed;		/* attrs disagree on sample_id layout */
+	int uniform;			/* every attr has one sample_type: layouts[0] is all's */
 
 	struct vp_feature feat[VP_HEADER_FEAT_BITS];
 	struct vp_build_id *build_ids;
@@ -84,15 +85,18 @@ void vp_pd_idcache_fold(struct vp_perfdata *pd, struct vp_pd_idcache *c);
  * the lowest file offset of a handed-off record not yet delivered, so pages
  * are given back only behind it. */
 struct vp_pd_handoff {
-	int (*handoff)(void *ctx, const struct perf_event_header *h, uint64_t offset);
+	int (*handoff)(void *ctx, const struct perf_event_header *h, uint64_t offset,
+		       uint64_t repeats, uint64_t repeat_period);
 	uint64_t (*in_use_floor)(void *ctx);
 	void *ctx;
 };
 int vp_pd_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
 	       const struct vp_pd_handoff *ho, struct vp_error *err);
+/* For a merge_repeats tool, repeats samples like h were delivered right
+ * after it, their periods summing to repeat_period (else 0 and 0). */
 int vp_pd_deliver(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
 		  struct vp_pd_idcache *ids, const struct perf_event_header *h, uint64_t offset,
-		  struct vp_error *err);
+		  uint64_t repeats, uint64_t repeat_period, struct vp_error *err);
 
 int vp_pd_add_evsel(struct vp_perfdata *pd, const void *attr, uint64_t attr_size,
 		    const uint64_t *ids, uint64_t nids, struct vp_error *err);

@@ -315,9 +315,15 @@ struct walk {
 	struct vp_pd_idcache ids;
 	/* Set by the threaded walk: ordered records go to another thread,
 	 * which delivers them with vp_pd_deliver. */
-	int (*handoff)(void *hctx, const struct perf_event_header *h, uint64_t offset);
+	int (*handoff)(void *hctx, const struct perf_event_header *h, uint64_t offset,
+		       uint64_t repeats, uint64_t repeat_period);
 	uint64_t (*in_use_floor)(void *hctx);
 	void *hctx;
+	/* merge_repeats: while a flush delivers, a sample held back with the
+	 * count and periods of the ones that repeated it */
+	int merging;
+	const struct perf_event_header *held;
+	uint64_t held_offset, held_repeats, held_period;
 };
 
 static const struct vp_evsel *sample_evsel(const struct vp_perfdata *pd, struct vp_pd_idcache *c,
@@ -422,6 +428,7 @@ static int parse_sample(struct vp_perfdata *pd, const struct vp_evsel *ev,
 	s->evsel = ev;
 	s->misc = h->misc;
 	s->offset = offset;
+	s->count = 1;
 	s->nr_callchain = 0;
 	s->callchain = NULL;
 	s->raw_size = 0;
@@ -525,9 +532,49 @@ void vp_pd_idcache_fold(struct vp_perfdata *pd, struct vp_pd_idcache *c)
 	c->samples = c->unknown_id = c->skipped = 0;
 }
 
+/* 1 when sample h repeats sample prev as merge_repeats allows (same event,
+ * misc, ip, pid, tid, addr and stream id, no callchain, raw or read values),
+ * with *period h's period. */
+static int sample_repeats(const struct vp_perfdata *pd, struct vp_pd_idcache *ids,
+			  const struct perf_event_header *prev, const struct perf_event_header *h,
+			  uint64_t *period)
+{
+	const struct vp_evsel *ev = NULL;
+	const struct vp_layout *l;
+	const uint64_t *a = (const uint64_t *)(prev + 1), *b = (const uint64_t *)(h + 1);
+
+	if (h->type != PERF_RECORD_SAMPLE || prev->type != PERF_RECORD_SAMPLE ||
+	    h->size != prev->size || h->misc != prev->misc)
+		return 0;
+	/* One id, one event: with several events every sample carries its id. */
+	if (pd->nevsels > 1 && (pd->id_pos < 0 || (size_t)pd->id_pos >= (h->size - sizeof(*h)) / 8 ||
+				a[pd->id_pos] != b[pd->id_pos]))
+		return 0;
+	if (pd->uniform)
+		l = &pd->layouts[0];
+	else if ((ev = sample_evsel(pd, ids, h)))
+		l = &pd->layouts[ev->index];
+	else
+		return 0;
+	if (l->variable || (size_t)(h->size - sizeof(*h)) < 8u * l->fixed)
+		return 0;
+	/* Records are 8-byte aligned in the mapping (mapped_next checks). */
+	if ((l->ip >= 0 && a[l->ip] != b[l->ip]) || (l->tid >= 0 && a[l->tid] != b[l->tid]) ||
+	    (l->addr >= 0 && a[l->addr] != b[l->addr]) ||
+	    (l->stream_id >= 0 && a[l->stream_id] != b[l->stream_id]))
+		return 0;
+	if (l->period >= 0)
+		*period = b[l->period];
+	else if (ev || (ev = sample_evsel(pd, ids, h)))
+		*period = ev->attr.sample_period;
+	else
+		*period = 0;	/* no such event: the sample is dropped with prev */
+	return 1;
+}
+
 int vp_pd_deliver(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
 		  struct vp_pd_idcache *ids, const struct perf_event_header *h, uint64_t offset,
-		  struct vp_error *err)
+		  uint64_t repeats, uint64_t repeat_period, struct vp_error *err)
 {
 	const uint8_t *body = (const uint8_t *)(h + 1);
 	size_t blen = h->size - sizeof(*h);
@@ -539,14 +586,16 @@ int vp_pd_deliver(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void 
 	if (h->type == PERF_RECORD_SAMPLE) {
 		struct vp_sample s;
 		if (!ev) {
-			ids->unknown_id++;
+			ids->unknown_id += 1 + repeats;
 			return 0;
 		}
 		if (parse_sample(pd, ev, h, offset, &s) < 0)
 			return vp_errorf(err, -EINVAL, "'%s': malformed sample at offset %llu "
 					 "(shorter than its sample_type says)", pd->path,
 					 (unsigned long long)offset);
-		ids->samples++;
+		s.count += repeats;
+		s.period += repeat_period;
+		ids->samples += s.count;
 		return tool->sample ? tool->sample(ctx, &s) : 0;
 	}
 
@@ -629,11 +678,46 @@ int vp_pd_deliver(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void 
 	}
 }
 
-static int deliver(struct walk *w, const struct perf_event_header *h, uint64_t offset)
+static int emit(struct walk *w, const struct perf_event_header *h, uint64_t offset,
+		uint64_t repeats, uint64_t period)
 {
 	if (w->handoff)
-		return w->handoff(w->hctx, h, offset);
-	return vp_pd_deliver(w->pd, w->tool, w->ctx, &w->ids, h, offset, w->err);
+		return w->handoff(w->hctx, h, offset, repeats, period);
+	return vp_pd_deliver(w->pd, w->tool, w->ctx, &w->ids, h, offset, repeats, period, w->err);
+}
+
+static int emit_held(struct walk *w)
+{
+	const struct perf_event_header *h = w->held;
+
+	if (!h)
+		return 0;
+	w->held = NULL;
+	return emit(w, h, w->held_offset, w->held_repeats, w->held_period);
+}
+
+/* Most samples of a busy loop repeat the one before: those go as one. */
+static int deliver(struct walk *w, const struct perf_event_header *h, uint64_t offset)
+{
+	uint64_t period;
+	int r;
+
+	if (w->merging && h->type == PERF_RECORD_SAMPLE) {
+		if (w->held && sample_repeats(w->pd, &w->ids, w->held, h, &period)) {
+			w->held_repeats++;
+			w->held_period += period;
+			return 0;
+		}
+		if ((r = emit_held(w)) < 0)
+			return r;
+		w->held = h;
+		w->held_offset = offset;
+		w->held_repeats = w->held_period = 0;
+		return 0;
+	}
+	if ((r = emit_held(w)) < 0)
+		return r;
+	return emit(w, h, offset, 0, 0);
 }
 
 /* ---- the ordering queue ---- */
@@ -780,7 +864,7 @@ out:
 
 /* Deliver queued events up to limit; the rest stay queued (copied to the
  * other arena for pipes, so memory stays about one round deep). */
-static int flush_until(struct walk *w, uint64_t limit)
+static int flush_queue(struct walk *w, uint64_t limit)
 {
 	struct arena *cur = &w->arena[w->cur], *next = &w->arena[!w->cur];
 	const uint8_t *base = w->map ? w->map : cur->mem;
@@ -845,6 +929,23 @@ static int flush_until(struct walk *w, uint64_t limit)
 	cur->used = 0;
 	w->cur = !w->cur;
 	return 0;
+}
+
+/* A held sample goes out before the flush ends: its memory is only sure
+ * until then (pages behind the queue are released, arenas reused). */
+static int flush_until(struct walk *w, uint64_t limit)
+{
+	int r, e;
+
+	w->merging = w->tool->merge_repeats;
+	r = flush_queue(w, limit);
+	w->merging = 0;
+	if (r < 0) {
+		w->held = NULL;
+		return r;
+	}
+	e = emit_held(w);
+	return e < 0 ? e : r;
 }
 
 static int finish_round(struct walk *w)

@@ -211,7 +211,7 @@ static int pending_add(struct loader *l, struct vp_event_table *t, const struct 
 		struct pending_ip *e = &p->v[at - 1];
 		if (e->ip != s->ip || e->t != t)
 			return 0;	/* key collision: resolve this one now */
-		e->samples++;
+		e->samples += s->count;
 		e->period += s->period;
 		return 1;
 	}
@@ -225,7 +225,7 @@ static int pending_add(struct loader *l, struct vp_event_table *t, const struct 
 	}
 	if (vp_u64map_put(&p->index, key, (void *)(uintptr_t)(p->n + 1)) < 0)
 		return vp_errorf(l->err, -ENOMEM, "out of memory");
-	p->v[p->n++] = (struct pending_ip){ t, s->ip, 1, s->period };
+	p->v[p->n++] = (struct pending_ip){ t, s->ip, s->count, s->period };
 	return 1;
 }
 
@@ -241,14 +241,14 @@ static int count_plain(struct loader *l, struct vp_event_table *t, const struct 
 
 	if (c->ip == s->ip && c->pid == s->pid && c->cpumode == cpumode && c->t == t && c->genp &&
 	    *c->genp == c->gen) {
-		t->rows[c->row].samples++;
+		t->rows[c->row].samples += s->count;
 		t->rows[c->row].period += s->period;
-		t->total_samples++;
+		t->total_samples += s->count;
 		t->total_period += s->period;
 		return 0;
 	}
 	vp_session_resolve_gen(l->session, s->pid, cpumode, s->ip, &res, &genp, &gen);
-	struct vp_row row = { res.symbol, res.dso, NULL, -1, res.domain, 1, s->period };
+	struct vp_row row = { res.symbol, res.dso, NULL, -1, res.domain, s->count, s->period };
 	int at = vp_table_add(t, &row);
 	if (at < 0)
 		return vp_errorf(l->err, -ENOMEM, "'%s': out of memory", vp_perfdata_path(l->pd));
@@ -279,7 +279,7 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	vp_session_resolve(l->session, s->pid, s->misc, s->ip, &res);
 	if (l->o->caller && s->callchain)
 		resolve_caller(l, s, &res);
-	row = (struct vp_row){ res.symbol, res.dso, NULL, -1, res.domain, 1, s->period };
+	row = (struct vp_row){ res.symbol, res.dso, NULL, -1, res.domain, s->count, s->period };
 	if ((f = sample_field(l, t, s))) {
 		if (t->weight) {
 			int64_t v = 0;
@@ -299,9 +299,9 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	if (t == l->last_table && row.symbol == l->last_key.symbol && row.dso == l->last_key.dso &&
 	    row.domain == l->last_key.domain && row.comm == l->last_key.comm &&
 	    row.pid == l->last_key.pid) {
-		t->rows[l->last_row].samples++;
+		t->rows[l->last_row].samples += row.samples;
 		t->rows[l->last_row].period += row.period;
-		t->total_samples++;
+		t->total_samples += row.samples;
 		t->total_period += row.period;
 		return 0;
 	}
@@ -317,11 +317,10 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 static int on_mmap(void *ctx, const struct vp_mmap_event *m)
 {
 	struct loader *l = ctx;
-	unsigned cpumode = m->misc & VP_MISC_CPUMODE_MASK;
 
-	/* Set-aside kernel samples belong to the kernel maps as they are now. */
-	if (l->pending.n && (cpumode == PERF_RECORD_MISC_KERNEL || m->pid == UINT32_MAX) &&
-	    pending_flush(l) < 0)
+	/* Set-aside kernel samples belong to the kernel maps as they are now
+	 * (resolving them waits for kallsyms: only when the maps change). */
+	if (l->pending.n && vp_session_mmap_changes_kernel(l->session, m) && pending_flush(l) < 0)
 		return -ENOMEM;
 	return vp_session_mmap(l->session, m) < 0 ? vp_errorf(l->err, -ENOMEM, "out of memory") : 0;
 }
@@ -429,7 +428,7 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	}
 	struct vp_perf_tool tool = {
 		.sample = on_sample, .mmap = on_mmap, .comm = on_comm, .fork = on_fork,
-		.lost = on_lost,
+		.lost = on_lost, .merge_repeats = l.plain && !l.td,
 	};
 	if ((r = vp_perfdata_walk_threaded(l.pd, &tool, &l, err)) < 0 || (r = pending_flush(&l)) < 0)
 		goto out;

@@ -425,31 +425,68 @@ static void kernel_prefetch(struct vp_session *s, struct kernel *k)
 	k->thread_started = pthread_create(&k->thread, NULL, kallsyms_thread, k) == 0;
 }
 
-static int kernel_mmap(struct vp_session *s, struct kernel *k, const struct vp_mmap_event *m)
+/* The map a kernel's mmap record gives: 1, 0 when it names nothing we
+ * follow, -ENOMEM. */
+static int kernel_map_of(struct vp_session *s, struct kernel *k, const struct vp_mmap_event *m,
+			 struct vp_map *map)
 {
 	const char *f = m->filename;
-	struct vp_map map = { m->start, m->start + m->len, m->pgoff, NULL };
 	char name[256];
 
+	*map = (struct vp_map){ m->start, m->start + m->len, m->pgoff, NULL };
 	if (m->start + m->len < m->start)
-		map.end = UINT64_MAX;
-	k->gen++;
+		map->end = UINT64_MAX;
 	if (!strncmp(f, "[kernel.kallsyms]", 17) || !strncmp(f, "[guest.kernel.kallsyms]", 23)) {
-		/* pgoff holds the address of the relocation symbol (_text) at record time. */
-		k->recorded_ref = m->pgoff;
-		k->have_recorded_ref = 1;
-		map.dso = k->dso;
-		kernel_prefetch(s, k);
+		map->dso = k->dso;
 	} else if (f[0] == '/' || f[0] == '[') {
 		module_name(f, name, sizeof(name));
-		map.dso = dso_get(s, name, k->guest ? DSO_GUEST_MODULE : DSO_MODULE);
-		if (!map.dso)
+		map->dso = dso_get(s, name, k->guest ? DSO_GUEST_MODULE : DSO_MODULE);
+		if (!map->dso)
 			return -ENOMEM;
-		map.dso->module_base = m->start;
 	} else {
 		return 0;
 	}
+	return 1;
+}
+
+/* The same range of the same object at the same offset: mapping it again
+ * changes nothing (and must not drop what was resolved against it). */
+static int kernel_map_held(const struct kernel *k, const struct vp_map *map)
+{
+	const struct vp_map *old = vp_maps_find(&k->maps, map->start);
+
+	return old && old->start == map->start && old->end == map->end &&
+	       old->pgoff == map->pgoff && old->dso == map->dso;
+}
+
+static int kernel_mmap(struct vp_session *s, struct kernel *k, const struct vp_mmap_event *m)
+{
+	struct vp_map map;
+	int r = kernel_map_of(s, k, m, &map);
+
+	if (r <= 0 || kernel_map_held(k, &map))
+		return r;
+	k->gen++;
+	if (map.dso == k->dso) {
+		/* pgoff holds the address of the relocation symbol (_text) at record time. */
+		k->recorded_ref = m->pgoff;
+		k->have_recorded_ref = 1;
+		kernel_prefetch(s, k);
+	} else {
+		map.dso->module_base = m->start;
+	}
 	return vp_maps_insert(&k->maps, &map);
+}
+
+int vp_session_mmap_changes_kernel(struct vp_session *s, const struct vp_mmap_event *m)
+{
+	unsigned cpumode = m->misc & VP_MISC_CPUMODE_MASK;
+	struct vp_map map;
+
+	if (cpumode != PERF_RECORD_MISC_KERNEL && m->pid != UINT32_MAX)
+		return 0;
+	int r = kernel_map_of(s, &s->host, m, &map);
+	return r < 0 || (r > 0 && !kernel_map_held(&s->host, &map));
 }
 
 int vp_session_mmap(struct vp_session *s, const struct vp_mmap_event *m)

@@ -39,6 +39,10 @@ int vp_session_comm(struct vp_session *s, const struct vp_comm_event *c);
 int vp_session_fork(struct vp_session *s, const struct vp_task_event *t);
 int vp_session_exit(struct vp_session *s, const struct vp_task_event *t);
 
+/* 1 when m is a host kernel mmap record that would change the kernel's maps
+ * (a record mapping again what is mapped does not). */
+int vp_session_mmap_changes_kernel(struct vp_session *s, const struct vp_mmap_event *m);
+
 /* Resolve ip as seen by pid in cpumode (the low bits of a record's misc). */
 void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
 			struct vp_resolved *out);

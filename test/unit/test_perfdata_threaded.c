@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "perfdata.h"
+#include "perfdata_write.h"
 
 /* Unit tests run from the top of the tree (make check-unit). */
 #define VP_SRCDIR "."
@@ -159,11 +160,166 @@ static void a_tool_error_stops_the_walk_with_that_error(void **state)
 	assert_int_equal(t.n, 10000);	/* nothing delivered after the failing call */
 }
 
+/* The delivered stream with runs of like samples joined (count and period
+ * summed): what merge_repeats may change and what it must keep. */
+struct entry {
+	uint64_t kind;	/* no padding: entries compare as bytes */
+	uint64_t ev, misc, ip, pid, tid, addr, count, period;
+};
+
+struct seq {
+	struct entry *v;
+	size_t n, cap;
+	uint64_t calls;
+	struct vp_perfdata_stats stats;
+};
+
+static void append(struct seq *q, struct entry e)
+{
+	struct entry *last = q->n ? &q->v[q->n - 1] : NULL;
+
+	q->calls++;
+	if (last && e.kind == 1 && last->kind == 1 && last->ev == e.ev && last->misc == e.misc &&
+	    last->ip == e.ip && last->pid == e.pid && last->tid == e.tid && last->addr == e.addr) {
+		last->count += e.count;
+		last->period += e.period;
+		return;
+	}
+	if (q->n == q->cap) {
+		q->cap = q->cap ? 2 * q->cap : 1024;
+		q->v = realloc(q->v, q->cap * sizeof(*q->v));
+		assert_non_null(q->v);
+	}
+	q->v[q->n++] = e;
+}
+
+static int seq_sample(void *ctx, const struct vp_sample *s)
+{
+	append(ctx, (struct entry){ 1, s->evsel->index, s->misc, s->ip, s->pid, s->tid, s->addr,
+				    s->count, s->period });
+	return 0;
+}
+
+static int seq_mmap(void *ctx, const struct vp_mmap_event *m)
+{
+	append(ctx, (struct entry){ .kind = 2, .ip = m->start, .pid = m->pid });
+	return 0;
+}
+
+static int seq_comm(void *ctx, const struct vp_comm_event *c)
+{
+	append(ctx, (struct entry){ .kind = 3, .pid = c->pid, .tid = c->tid });
+	return 0;
+}
+
+static int seq_task(void *ctx, const struct vp_task_event *e)
+{
+	append(ctx, (struct entry){ .kind = 4, .pid = e->pid, .tid = e->tid, .period = e->time });
+	return 0;
+}
+
+static void walk_seq(const char *name, int threaded, int merge, struct seq *q)
+{
+	struct vp_perf_tool t = { .sample = seq_sample, .mmap = seq_mmap, .comm = seq_comm,
+				  .fork = seq_task, .exit = seq_task, .merge_repeats = merge };
+	char path[512];
+	struct vp_perfdata *pd;
+	struct vp_error err = { 0 };
+
+	if (name[0] == '/')
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "%s/test/fixtures/%s", VP_SRCDIR, name);
+	assert_int_equal(vp_perfdata_open(path, &pd, &err), 0);
+	assert_int_equal(threaded ? vp_perfdata_walk_threaded(pd, &t, q, &err)
+				  : vp_perfdata_walk(pd, &t, q, &err), 0);
+	q->stats = *vp_perfdata_stats(pd);
+	vp_perfdata_close(pd);
+}
+
+static void merged_repeats_keep_order_counts_and_periods(void **state)
+{
+	const char *files[] = { big, "weights.data", "callchain.data", "cxx.data", "multi.data",
+				"tracepoints.data", "pipe.data" };
+	(void)state;
+	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++) {
+		struct seq plain = { 0 };
+		walk_seq(files[i], 0, 0, &plain);
+		for (int threaded = 0; threaded < 2; threaded++) {
+			struct seq merged = { 0 };
+			walk_seq(files[i], threaded, 1, &merged);
+			assert_int_equal(merged.n, plain.n);
+			assert_int_equal(merged.stats.samples, plain.stats.samples);
+			assert_int_equal(merged.stats.unknown_id, plain.stats.unknown_id);
+			assert_memory_equal(merged.v, plain.v, plain.n * sizeof(*plain.v));
+			/* Samples without callchains repeat (busy loops); those with
+			 * callchains are never joined. */
+			if (!strcmp(files[i], "weights.data") || !strcmp(files[i], "cxx.data"))
+				assert_true(merged.calls < plain.calls * 9 / 10);
+			if (i == 0 || !strcmp(files[i], "callchain.data"))
+				assert_int_equal(merged.calls, plain.calls);
+			free(merged.v);
+		}
+		free(plain.v);
+	}
+}
+
+/* Samples whose id names no event are counted as such, joined or not. */
+static void merged_unknown_ids_are_all_counted(void **state)
+{
+	char path[64] = "/tmp/vp-unknown-XXXXXX";
+	uint64_t ids_a[1] = { 1 }, ids_b[1] = { 2 };
+	struct vp_pdw_event ev[2] = { { .name = "a", .ids = ids_a, .nids = 1 },
+				      { .name = "b", .ids = ids_b, .nids = 1 } };
+	struct vp_pdw_features feat = { .hostname = "h", .osrelease = "6.1.0", .nr_cpus_avail = 1,
+					.nr_cpus_online = 1 };
+	struct vp_error err = { 0 };
+	struct vp_pdw *w;
+	uint64_t sent[] = { 1, 1, 1, 9, 9, 9, 9, 2, 2, 9 };
+	(void)state;
+
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	for (int i = 0; i < 2; i++) {
+		ev[i].attr.type = PERF_TYPE_SOFTWARE;
+		ev[i].attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+					 PERF_SAMPLE_ID | PERF_SAMPLE_PERIOD;
+	}
+	assert_int_equal(vp_pdw_open(path, ev, 2, &w, &err), 0);
+	for (size_t i = 0; i < sizeof(sent) / sizeof(*sent); i++) {
+		struct {
+			struct perf_event_header h;
+			uint64_t ip;
+			uint32_t pid, tid;
+			uint64_t time, id, period;
+		} r = { { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, sizeof(r) }, 0x1000, 7, 7,
+			100 + i, sent[i], 10 };
+		assert_int_equal(vp_pdw_write(w, &r, sizeof(r)), 0);
+	}
+	assert_int_equal(vp_pdw_finished_round(w), 0);
+	assert_int_equal(vp_pdw_finish(w, &feat, &err), 0);
+	for (int threaded = 0; threaded < 2; threaded++) {
+		struct seq q = { 0 };
+		walk_seq(path, threaded, 1, &q);
+		assert_int_equal(q.stats.samples, 5);
+		assert_int_equal(q.stats.unknown_id, 5);
+		assert_int_equal(q.n, 2);	/* a's three, then b's two */
+		assert_int_equal(q.v[0].count, 3);
+		assert_int_equal(q.v[1].count, 2);
+		assert_int_equal(q.v[1].period, 20);
+		free(q.v);
+	}
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(same_callbacks_in_the_same_order),
 		cmocka_unit_test(a_tool_error_stops_the_walk_with_that_error),
+		cmocka_unit_test(merged_repeats_keep_order_counts_and_periods),
+		cmocka_unit_test(merged_unknown_ids_are_all_counted),
 	};
 	return cmocka_run_group_tests(tests, make_big, drop_big);
 }

@@ -201,12 +201,77 @@ static void remapped_address_changes_function(void **state)
 	free((char *)fb);
 }
 
+static const struct vp_row *row_in(const struct vp_event_table *t, const char *sym,
+				   const char *dso)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!strcmp(t->rows[i].symbol, sym) && !strcmp(t->rows[i].dso, dso))
+			return &t->rows[i];
+	return NULL;
+}
+
+/* Kernel samples read while kallsyms loads wait; a kernel map that changes
+ * comes after them, one that maps again what is mapped changes nothing. */
+static void kernel_samples_keep_their_place_around_kernel_maps(void **state)
+{
+	char path[128], ks[128];
+	struct vp_pdw *w;
+	struct vp_error err = { 0 };
+	uint64_t ids[1] = { 1 }, text = 0xffffffff81000000ull, ip = text + 0x1010;
+	struct vp_pdw_event ev = { .name = "cpu-clock", .ids = ids, .nids = 1 };
+	uint64_t t = 100;
+	(void)state;
+
+	snprintf(ks, sizeof(ks), "%s/k.kallsyms", dir);
+	FILE *f = fopen(ks, "w");
+	fputs("ffffffff81000000 T _text\nffffffff81001000 T f1\nffffffff81002000 T f2\n"
+	      "ffffffff81003000 T _etext\n", f);
+	fclose(f);
+	ev.attr.type = PERF_TYPE_SOFTWARE;
+	ev.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			      PERF_SAMPLE_PERIOD;
+	snprintf(path, sizeof(path), "%s/kmaps.data", dir);
+	assert_int_equal(vp_pdw_open(path, &ev, 1, &w, &err), 0);
+	for (int round = 0; round < 3; round++) {
+		if (round < 2)	/* the kernel, mapped twice the same */
+			assert_int_equal(vp_pdw_mmap2(w, PERF_RECORD_MISC_KERNEL, UINT32_MAX, 0, text,
+						      0x10000, text, 5, 0, "[kernel.kallsyms]_text"), 0);
+		else		/* a module over part of it */
+			assert_int_equal(vp_pdw_mmap2(w, PERF_RECORD_MISC_KERNEL, UINT32_MAX, 0,
+						      text + 0x1000, 0x100, 0, 5, 0,
+						      "/lib/modules/6.1.0/extra/mymod.ko"), 0);
+		for (int i = 0; i < 3 + round; i++)
+			vp_test_put_sample(w, PERF_RECORD_MISC_KERNEL, ip, t++, 42);
+		/* two rounds: the second delivers the samples before the next map */
+		assert_int_equal(vp_pdw_finished_round(w), 0);
+		assert_int_equal(vp_pdw_finished_round(w), 0);
+	}
+	struct vp_pdw_features feat = { .hostname = "h", .osrelease = "6.1.0", .nr_cpus_avail = 1,
+					.nr_cpus_online = 1 };
+	assert_int_equal(vp_pdw_finish(w, &feat, &err), 0);
+
+	struct vp_load_opts lo;
+	struct vp_profile *p;
+	vp_load_opts_init(&lo);
+	lo.kallsyms = ks;
+	assert_int_equal(vp_profile_from_perfdata(path, &lo, &p, &err), 0);
+	const struct vp_event_table *tb = p->tables[0];
+	assert_int_equal(tb->total_samples, 12);
+	assert_non_null(row_in(tb, "f1", "[kernel.kallsyms]"));
+	assert_int_equal(row_in(tb, "f1", "[kernel.kallsyms]")->samples, 7);
+	/* after the module's map: its object, where its symbols name nothing */
+	assert_non_null(row_in(tb, "[unknown]", "[mymod]"));
+	assert_int_equal(row_in(tb, "[unknown]", "[mymod]")->samples, 5);
+	vp_profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(guest_modes_resolve_with_guest_kallsyms),
 		cmocka_unit_test(killed_file_is_recovered),
 		cmocka_unit_test(remapped_address_changes_function),
+		cmocka_unit_test(kernel_samples_keep_their_place_around_kernel_maps),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
