@@ -326,8 +326,9 @@ struct walk {
 	uint64_t held_offset, held_repeats, held_period;
 };
 
-static const struct vp_evsel *sample_evsel(const struct vp_perfdata *pd, struct vp_pd_idcache *c,
-					   const struct perf_event_header *h)
+/* The event of any record, by the id it carries (NULL: no such event). */
+static const struct vp_evsel *evsel_of(const struct vp_perfdata *pd, struct vp_pd_idcache *c,
+				       const struct perf_event_header *h)
 {
 	const uint64_t *body = (const uint64_t *)(h + 1);
 	size_t n = (h->size - sizeof(*h)) / 8;
@@ -352,6 +353,25 @@ static const struct vp_evsel *sample_evsel(const struct vp_perfdata *pd, struct 
 		return c->ev;
 	c->id = id;
 	return c->ev = vp_pd_evsel_by_id(pd, id);
+}
+
+/* A sample's event: most samples carry the id of the one before, which is
+ * answered here without a call. */
+static inline const struct vp_evsel *sample_evsel(const struct vp_perfdata *pd,
+						  struct vp_pd_idcache *c,
+						  const struct perf_event_header *h)
+{
+	uint64_t id;
+
+	if (pd->nevsels == 1)
+		return pd->evsels[0];
+	if (h->type == PERF_RECORD_SAMPLE && pd->id_pos >= 0 &&
+	    (size_t)pd->id_pos < (h->size - sizeof(*h)) / 8) {
+		memcpy(&id, (const uint64_t *)(h + 1) + pd->id_pos, 8);
+		if (id && id == c->id && c->ev)
+			return c->ev;
+	}
+	return evsel_of(pd, c, h);
 }
 
 struct id_trailer {
