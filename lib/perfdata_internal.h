@@ -97,6 +97,12 @@ int vp_pd_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ct
 int vp_pd_deliver(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
 		  struct vp_pd_idcache *ids, const struct perf_event_header *h, uint64_t offset,
 		  uint64_t repeats, uint64_t repeat_period, struct vp_error *err);
+/* 1 when sample h may join sample prev for a merge_repeats tool (same event,
+ * misc, ip, pid, tid, addr and stream id; no callchain, raw or read values),
+ * with *period h's period; else 0. */
+int vp_pd_sample_repeats(const struct vp_perfdata *pd, struct vp_pd_idcache *ids,
+			 const struct perf_event_header *prev, const struct perf_event_header *h,
+			 uint64_t *period);
 
 int vp_pd_add_evsel(struct vp_perfdata *pd, const void *attr, uint64_t attr_size,
 		    const uint64_t *ids, uint64_t nids, struct vp_error *err);

@@ -15,7 +15,6 @@
 struct item {
 	const struct perf_event_header *h;
 	uint64_t offset;
-	uint64_t repeats, repeat_period;	/* samples merged into this one */
 };
 
 #define BATCH_ITEMS 4096
@@ -64,6 +63,44 @@ static void spin_until_nonzero(const size_t *v, const int *done)
 	}
 }
 
+/* For a merge_repeats tool the worker joins runs of like samples (within a
+ * batch): the reader is the busier side, the worker has the time. */
+static int deliver_batch(struct pipeline *p, struct vp_pd_idcache *ids, const struct batch *b)
+{
+	const struct item *held = NULL;
+	uint64_t repeats = 0, sum = 0, period;
+	int rc = 0;
+
+	for (size_t i = 0; i < b->n && rc >= 0; i++) {
+		const struct item *it = &b->it[i];
+		if (p->tool->merge_repeats && it->h->type == PERF_RECORD_SAMPLE) {
+			if (held && vp_pd_sample_repeats(p->pd, ids, held->h, it->h, &period)) {
+				repeats++;
+				sum += period;
+				continue;
+			}
+			if (held)
+				rc = vp_pd_deliver(p->pd, p->tool, p->ctx, ids, held->h, held->offset,
+						   repeats, sum, p->err);
+			held = it;
+			repeats = sum = 0;
+			continue;
+		}
+		if (held) {
+			rc = vp_pd_deliver(p->pd, p->tool, p->ctx, ids, held->h, held->offset, repeats,
+					   sum, p->err);
+			held = NULL;
+			if (rc < 0)
+				break;
+		}
+		rc = vp_pd_deliver(p->pd, p->tool, p->ctx, ids, it->h, it->offset, 0, 0, p->err);
+	}
+	if (held && rc >= 0)
+		rc = vp_pd_deliver(p->pd, p->tool, p->ctx, ids, held->h, held->offset, repeats, sum,
+				   p->err);
+	return rc;
+}
+
 static void *worker_main(void *arg)
 {
 	struct pipeline *p = arg;
@@ -89,9 +126,8 @@ static void *worker_main(void *arg)
 		int stopped = p->stop;
 		pthread_mutex_unlock(&p->mu);
 
-		for (size_t i = 0; i < b->n && !stopped && rc >= 0; i++)
-			rc = vp_pd_deliver(p->pd, p->tool, p->ctx, &ids, b->it[i].h, b->it[i].offset,
-					   b->it[i].repeats, b->it[i].repeat_period, p->err);
+		if (!stopped)
+			rc = deliver_batch(p, &ids, b);
 		pthread_mutex_lock(&p->mu);
 		b->n = 0;
 		b->low = UINT64_MAX;
@@ -140,9 +176,11 @@ static int handoff(void *ctx, const struct perf_event_header *h, uint64_t offset
 	struct pipeline *p = ctx;
 	int rc;
 
+	(void)repeats;	/* the reader does not join samples: see deliver_batch */
+	(void)repeat_period;
 	if (p->cur->n == BATCH_ITEMS && (rc = submit(p)) < 0)
 		return rc;
-	p->cur->it[p->cur->n++] = (struct item){ h, offset, repeats, repeat_period };
+	p->cur->it[p->cur->n++] = (struct item){ h, offset };
 	if (offset < p->cur->low)
 		p->cur->low = offset;
 	return 0;
@@ -190,8 +228,7 @@ int vp_perfdata_walk_threaded(struct vp_perfdata *pd, const struct vp_perf_tool 
 			      struct vp_error *err)
 {
 	struct pipeline p = { .pd = pd, .tool = tool, .ctx = ctx, .err = err };
-	struct vp_perf_tool reader = { .unordered = tool->unordered, .finished = finished,
-				       .merge_repeats = tool->merge_repeats };
+	struct vp_perf_tool reader = { .unordered = tool->unordered, .finished = finished };
 	struct vp_error rerr = { 0 };
 	struct batch *mem;
 	int r;

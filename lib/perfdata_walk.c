@@ -552,9 +552,6 @@ void vp_pd_idcache_fold(struct vp_perfdata *pd, struct vp_pd_idcache *c)
 	c->samples = c->unknown_id = c->skipped = 0;
 }
 
-/* 1 when sample h repeats sample prev as merge_repeats allows (same event,
- * misc, ip, pid, tid, addr and stream id, no callchain, raw or read values),
- * with *period h's period. */
 static int sample_repeats(const struct vp_perfdata *pd, struct vp_pd_idcache *ids,
 			  const struct perf_event_header *prev, const struct perf_event_header *h,
 			  uint64_t *period)
@@ -714,6 +711,13 @@ static int emit_held(struct walk *w)
 		return 0;
 	w->held = NULL;
 	return emit(w, h, w->held_offset, w->held_repeats, w->held_period);
+}
+
+int vp_pd_sample_repeats(const struct vp_perfdata *pd, struct vp_pd_idcache *ids,
+			 const struct perf_event_header *prev, const struct perf_event_header *h,
+			 uint64_t *period)
+{
+	return sample_repeats(pd, ids, prev, h, period);
 }
 
 /* Most samples of a busy loop repeat the one before: those go as one. */
