@@ -81,6 +81,15 @@ int vp_test_rmtree(const char *dir)
 	return system(cmd);
 }
 
+void vp_test_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+}
+
 void vp_test_put_sample(struct vp_pdw *w, uint16_t misc, uint64_t ip, uint64_t time, uint32_t pid)
 {
 	struct {

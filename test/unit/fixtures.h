@@ -16,6 +16,10 @@ int vp_test_mkdtemp(char *dir, const char *tag);
 /* Remove it and what it holds; 0 on success. */
 int vp_test_rmtree(const char *dir);
 
+/* Write text to path (a test's small kallsyms or map file); fails the test
+ * when it cannot. */
+void vp_test_write_file(const char *path, const char *text);
+
 struct vp_pdw;
 /* One PERF_RECORD_SAMPLE (IP, TID, TIME, CPU, PERIOD 1000) for pid. */
 void vp_test_put_sample(struct vp_pdw *w, uint16_t misc, uint64_t ip, uint64_t time,

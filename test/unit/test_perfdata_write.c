@@ -35,12 +35,20 @@ static void put_sample(struct vp_pdw *w, uint16_t misc, uint64_t ip, uint64_t ti
 	vp_test_put_sample(w, misc, ip, time, 42);
 }
 
-static const struct vp_row *row(const struct vp_event_table *t, const char *sym, char dom)
+/* The row of sym in domain dom (0: any) and object dso (NULL: any). */
+static const struct vp_row *row_of(const struct vp_event_table *t, const char *sym, char dom,
+				   const char *dso)
 {
 	for (size_t i = 0; i < t->nrows; i++)
-		if (!strcmp(t->rows[i].symbol, sym) && t->rows[i].domain == dom)
+		if (!strcmp(t->rows[i].symbol, sym) && (!dom || t->rows[i].domain == dom) &&
+		    (!dso || !strcmp(t->rows[i].dso, dso)))
 			return &t->rows[i];
 	return NULL;
+}
+
+static const struct vp_row *row(const struct vp_event_table *t, const char *sym, char dom)
+{
+	return row_of(t, sym, dom, NULL);
 }
 
 static void guest_modes_resolve_with_guest_kallsyms(void **state)
@@ -53,10 +61,8 @@ static void guest_modes_resolve_with_guest_kallsyms(void **state)
 	(void)state;
 
 	snprintf(ks, sizeof(ks), "%s/guest.kallsyms", dir);
-	FILE *f = fopen(ks, "w");
-	fputs("ffffffff81000000 T _text\nffffffff81000000 T guest_entry\nffffffff81002000 T guest_idle\n"
-	      "ffffffff81003000 T _etext\n", f);
-	fclose(f);
+	vp_test_write_file(ks, "ffffffff81000000 T _text\nffffffff81000000 T guest_entry\n"
+			   "ffffffff81002000 T guest_idle\nffffffff81003000 T _etext\n");
 
 	ev.attr.type = PERF_TYPE_SOFTWARE;
 	ev.attr.config = PERF_COUNT_SW_CPU_CLOCK;
@@ -201,15 +207,6 @@ static void remapped_address_changes_function(void **state)
 	free((char *)fb);
 }
 
-static const struct vp_row *row_in(const struct vp_event_table *t, const char *sym,
-				   const char *dso)
-{
-	for (size_t i = 0; i < t->nrows; i++)
-		if (!strcmp(t->rows[i].symbol, sym) && !strcmp(t->rows[i].dso, dso))
-			return &t->rows[i];
-	return NULL;
-}
-
 /* Kernel samples read while kallsyms loads wait; a kernel map that changes
  * comes after them, one that maps again what is mapped changes nothing. */
 static void kernel_samples_keep_their_place_around_kernel_maps(void **state)
@@ -223,10 +220,8 @@ static void kernel_samples_keep_their_place_around_kernel_maps(void **state)
 	(void)state;
 
 	snprintf(ks, sizeof(ks), "%s/k.kallsyms", dir);
-	FILE *f = fopen(ks, "w");
-	fputs("ffffffff81000000 T _text\nffffffff81001000 T f1\nffffffff81002000 T f2\n"
-	      "ffffffff81003000 T _etext\n", f);
-	fclose(f);
+	vp_test_write_file(ks, "ffffffff81000000 T _text\nffffffff81001000 T f1\n"
+			   "ffffffff81002000 T f2\nffffffff81003000 T _etext\n");
 	ev.attr.type = PERF_TYPE_SOFTWARE;
 	ev.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 			      PERF_SAMPLE_PERIOD;
@@ -257,11 +252,11 @@ static void kernel_samples_keep_their_place_around_kernel_maps(void **state)
 	assert_int_equal(vp_profile_from_perfdata(path, &lo, &p, &err), 0);
 	const struct vp_event_table *tb = p->tables[0];
 	assert_int_equal(tb->total_samples, 12);
-	assert_non_null(row_in(tb, "f1", "[kernel.kallsyms]"));
-	assert_int_equal(row_in(tb, "f1", "[kernel.kallsyms]")->samples, 7);
+	assert_non_null(row_of(tb, "f1", 0, "[kernel.kallsyms]"));
+	assert_int_equal(row_of(tb, "f1", 0, "[kernel.kallsyms]")->samples, 7);
 	/* after the module's map: its object, where its symbols name nothing */
-	assert_non_null(row_in(tb, "[unknown]", "[mymod]"));
-	assert_int_equal(row_in(tb, "[unknown]", "[mymod]")->samples, 5);
+	assert_non_null(row_of(tb, "[unknown]", 0, "[mymod]"));
+	assert_int_equal(row_of(tb, "[unknown]", 0, "[mymod]")->samples, 5);
 	vp_profile_free(p);
 }
 

@@ -74,10 +74,9 @@ static void guest_kallsyms_travel_with_the_file(void **state)
 	(void)state;
 
 	snprintf(ks, sizeof(ks), "%s/guest.kallsyms", dir);
-	FILE *f = fopen(ks, "w");
-	fputs("ffffffff81000000 T _text\nffffffff81000000 T guest_entry\nffffffff81001000 T unused\n"
-	      "ffffffff81002000 T guest_idle\nffffffff81003000 T _etext\n", f);
-	fclose(f);
+	vp_test_write_file(ks, "ffffffff81000000 T _text\nffffffff81000000 T guest_entry\n"
+			   "ffffffff81001000 T unused\nffffffff81002000 T guest_idle\n"
+			   "ffffffff81003000 T _etext\n");
 	snprintf(path, sizeof(path), "%s/guest.data", dir);
 	w = open_file(path, 1);
 	assert_int_equal(vp_pdw_comm(w, 42, 42, "qemu-kvm"), 0);
@@ -168,10 +167,7 @@ static void jit_map_symbols_travel_with_the_file(void **state)
 	(void)state;
 
 	snprintf(map, sizeof(map), "/tmp/perf-%u.map", pid);
-	FILE *f = fopen(map, "w");
-	assert_non_null(f);
-	fputs("7f0000001000 100 jitted_hot\n7f0000002000 80 jitted_cold\n", f);
-	fclose(f);
+	vp_test_write_file(map, "7f0000001000 100 jitted_hot\n7f0000002000 80 jitted_cold\n");
 	snprintf(path, sizeof(path), "%s/jit.data", dir);
 	w = open_file(path, 0);
 	assert_int_equal(vp_pdw_mmap2(w, PERF_RECORD_MISC_USER, pid, pid, 0x7f0000000000ull, 0x10000, 0,
