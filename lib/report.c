@@ -430,7 +430,9 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 		.sample = on_sample, .mmap = on_mmap, .comm = on_comm, .fork = on_fork,
 		.lost = on_lost, .merge_repeats = l.plain && !l.td,
 	};
-	if ((r = vp_perfdata_walk_threaded(l.pd, &tool, &l, err)) < 0 || (r = pending_flush(&l)) < 0)
+	r = o->one_thread ? vp_perfdata_walk(l.pd, &tool, &l, err)
+			  : vp_perfdata_walk_threaded(l.pd, &tool, &l, err);
+	if (r < 0 || (r = pending_flush(&l)) < 0)
 		goto out;
 	warn_stats(path, vp_perfdata_stats(l.pd));
 	vp_perfdata_meta(l.pd, &l.prof->meta, l.prof->pool);

@@ -389,8 +389,8 @@ void vp_session_free(struct vp_session *s)
 		pthread_join(s->host.thread, NULL);
 	if (s->guest.thread_started)
 		pthread_join(s->guest.thread, NULL);
-	vp_kallsyms_free(s->host.syms);
-	vp_kallsyms_free(s->guest.syms);
+	vp_kallsyms_put(s->host.syms);
+	vp_kallsyms_put(s->guest.syms);
 	vp_maps_clear(&s->host.maps);
 	vp_maps_clear(&s->guest.maps);
 	vp_portsyms_free(s->port);
@@ -414,7 +414,7 @@ static void *kallsyms_thread(void *arg)
 {
 	struct kernel *k = arg;
 
-	k->thread_rc = vp_kallsyms_load(k->load_path, &k->syms, &k->thread_err);
+	k->thread_rc = vp_kallsyms_get(k->load_path, &k->syms, &k->thread_err);
 	return NULL;
 }
 
@@ -646,7 +646,7 @@ static int kernel_load(struct vp_session *s, struct kernel *k)
 		err = k->thread_err;
 		if (k->thread_rc < 0)
 			return kernel_load_failed(s, k, path, &err);
-	} else if (vp_kallsyms_load(path, &k->syms, &err) < 0) {
+	} else if (vp_kallsyms_get(path, &k->syms, &err) < 0) {
 		return kernel_load_failed(s, k, path, &err);
 	}
 	/* KASLR: the same kernel on a later boot sits at another address. */

@@ -121,6 +121,12 @@ struct vp_kallsyms;
  * (kptr_restrict), -ENOENT/-EIO when unreadable, -EINVAL when nothing parses. */
 int vp_kallsyms_load(const char *path, struct vp_kallsyms **out, struct vp_error *err);
 void vp_kallsyms_free(struct vp_kallsyms *k);
+/* vp_kallsyms_load, shared by the threads of one process that ask for the
+ * same path while it is held (compare's two sides read /proc/kallsyms
+ * once); a second caller waits for the first's read. Read-only once
+ * loaded. Give it back with vp_kallsyms_put. */
+int vp_kallsyms_get(const char *path, struct vp_kallsyms **out, struct vp_error *err);
+void vp_kallsyms_put(struct vp_kallsyms *k);
 /* Core kernel symbols (absolute addresses in the loaded file's boot). */
 const struct vp_symtab *vp_kallsyms_kernel(const struct vp_kallsyms *k);
 /* A module's symbols by name ("xfs"), NULL if none. */

@@ -540,7 +540,9 @@ const char *vp_sym_name(const struct vp_symtab *ct, const struct vp_sym *cs,
 
 	if (!s)
 		return NULL;
-	if (m == VP_DEMANGLE_NONE)
+	/* Tables that never demangle (kallsyms) stay untouched: threads may
+	 * share them. */
+	if (m == VP_DEMANGLE_NONE || (!t->demangle && !(s->flags & VP_SYM_PLT)))
 		return s->name;
 	if (!s->demangled && demangle_pair(t, s) < 0)
 		return s->name;

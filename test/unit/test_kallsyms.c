@@ -13,6 +13,7 @@
 #include <elf.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <pthread.h>
 
 #include "lib/symbols.h"
 
@@ -275,6 +276,63 @@ static void test_proc_kallsyms_agrees_with_its_own_lines(void **state)
 	vp_kallsyms_free(k);
 }
 
+struct getter {
+	const char *path;
+	struct vp_kallsyms *k;
+	int rc;
+};
+
+static void *get_it(void *arg)
+{
+	struct getter *g = arg;
+	struct vp_error err = { 0 };
+
+	g->rc = vp_kallsyms_get(g->path, &g->k, &err);
+	return NULL;
+}
+
+/* Threads asking for one path get one table, read once; it lives until the
+ * last put (ASan sees any early free or leak); a failed read is not kept. */
+static void test_shared_tables_are_read_once(void **state)
+{
+	char *p = write_tmp(sample, sizeof(sample) - 1);
+	struct getter g[4];
+	pthread_t t[4];
+	struct vp_error err = { 0 };
+	struct vp_kallsyms *k;
+	(void)state;
+
+	for (int i = 0; i < 4; i++) {
+		g[i] = (struct getter){ p, NULL, -1 };
+		assert_int_equal(pthread_create(&t[i], NULL, get_it, &g[i]), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+		assert_int_equal(g[i].rc, 0);
+		assert_ptr_equal(g[i].k, g[0].k);
+	}
+	const char *mod;
+	assert_string_equal(at(g[0].k, 0xffffffffc0001090ull, &mod), "xfs_fn");
+	for (int i = 0; i < 3; i++)
+		vp_kallsyms_put(g[i].k);
+	assert_string_equal(at(g[3].k, 0xffffffff81000110ull, &mod), "local_fn");	/* still held */
+	vp_kallsyms_put(g[3].k);
+
+	/* Given back: the next get reads the file as it is now. */
+	FILE *f = fopen(p, "w");
+	fputs("ffffffff81000000 T _text\nffffffff81000100 T changed\n", f);
+	fclose(f);
+	assert_int_equal(vp_kallsyms_get(p, &k, &err), 0);
+	assert_string_equal(at(k, 0xffffffff81000110ull, &mod), "changed");
+	vp_kallsyms_put(k);
+
+	unlink(p);
+	free(p);
+	assert_int_equal(vp_kallsyms_get("/nonexistent/kallsyms", &k, &err), -ENOENT);
+	assert_int_equal(vp_kallsyms_get("/nonexistent/kallsyms", &k, &err), -ENOENT);
+	assert_null(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_restricted_kallsyms_says_so),
 		cmocka_unit_test(test_lines_of_any_length_are_survived),
 		cmocka_unit_test(test_proc_kallsyms_agrees_with_its_own_lines),
+		cmocka_unit_test(test_shared_tables_are_read_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
