@@ -225,16 +225,12 @@ static int load_both(const char *host, const char *guest, const struct vp_load_o
 	struct side_load s[2] = { { host, &one[0], NULL, { 0 }, 0 },
 				  { guest, &one[1], NULL, { 0 }, 0 } };
 	pthread_t t;
-	int threaded = 0;
+	int files = strcmp(host, "-") && strcmp(guest, "-");
 
-	if (strcmp(host, "-") && strcmp(guest, "-") && sysconf(_SC_NPROCESSORS_ONLN) <= 2) {
-		one[0].one_thread = one[1].one_thread = 1;
-		threaded = pthread_create(&t, NULL, load_side, &s[1]) == 0;
-		if (!threaded)
-			one[0].one_thread = one[1].one_thread = 0;
-	} else if (strcmp(host, "-") && strcmp(guest, "-")) {
-		threaded = pthread_create(&t, NULL, load_side, &s[1]) == 0;
-	}
+	one[0].one_thread = one[1].one_thread = files && sysconf(_SC_NPROCESSORS_ONLN) <= 2;
+	int threaded = files && pthread_create(&t, NULL, load_side, &s[1]) == 0;
+	if (!threaded)	/* one after the other: each may use both CPUs */
+		one[0].one_thread = one[1].one_thread = 0;
 
 	load_side(&s[0]);
 	if (threaded)

@@ -56,6 +56,16 @@ static struct vp_map_node *node_new(struct vp_maps *m, const struct vp_map *map)
 	return n;
 }
 
+/* Put n where descend's links say. */
+static void splice(struct vp_maps *m, struct vp_map_node *n, struct vp_map_node **upd[])
+{
+	for (unsigned l = 0; l < n->nlevels; l++) {
+		n->next[l] = *upd[l];
+		*upd[l] = n;
+	}
+	m->n++;
+}
+
 static int link_new(struct vp_maps *m, const struct vp_map *map)
 {
 	struct vp_map_node **upd[VP_MAPS_LEVELS];
@@ -64,11 +74,7 @@ static int link_new(struct vp_maps *m, const struct vp_map *map)
 	if (!n)
 		return -ENOMEM;
 	descend(m, map->start, upd);
-	for (unsigned l = 0; l < n->nlevels; l++) {
-		n->next[l] = *upd[l];
-		*upd[l] = n;
-	}
-	m->n++;
+	splice(m, n, upd);
 	return 0;
 }
 
@@ -111,11 +117,7 @@ int vp_maps_insert(struct vp_maps *m, const struct vp_map *map)
 		free(p);
 		m->n--;
 	}
-	for (unsigned l = 0; l < n->nlevels; l++) {
-		n->next[l] = *upd[l];
-		*upd[l] = n;
-	}
-	m->n++;
+	splice(m, n, upd);
 	/* The tail of a cut map; on ENOMEM it is lost and its addresses resolve
 	 * to nothing, which is what the caller's error means anyway. */
 	return hi.end ? link_new(m, &hi) : 0;

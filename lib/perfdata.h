@@ -81,8 +81,7 @@ struct vp_perf_tool {
 	/* The tool uses a sample's event, misc, ip, pid, tid, addr and period
 	 * only: a run of samples delivered one after the other that agree on
 	 * all but time, cpu, id and period may come as one, with count and the
-	 * periods' sum (the threaded walk does so; most samples of a busy loop
-	 * repeat the one before). */
+	 * periods' sum (most samples of a busy loop repeat the one before). */
 	int merge_repeats;
 	/* Called once when the walk ends (status < 0 on failure), before the
 	 * records' memory goes away: a tool holding on to records finishes here. */

@@ -85,24 +85,27 @@ void vp_pd_idcache_fold(struct vp_perfdata *pd, struct vp_pd_idcache *c);
  * the lowest file offset of a handed-off record not yet delivered, so pages
  * are given back only behind it. */
 struct vp_pd_handoff {
-	int (*handoff)(void *ctx, const struct perf_event_header *h, uint64_t offset,
-		       uint64_t repeats, uint64_t repeat_period);
+	int (*handoff)(void *ctx, const struct perf_event_header *h, uint64_t offset);
 	uint64_t (*in_use_floor)(void *ctx);
 	void *ctx;
 };
 int vp_pd_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
 	       const struct vp_pd_handoff *ho, struct vp_error *err);
-/* For a merge_repeats tool, repeats samples like h were delivered right
- * after it, their periods summing to repeat_period (else 0 and 0). */
+/* Delivery of records one after the other, on any thread. For a
+ * merge_repeats tool a run of like samples (same event, misc, ip, pid, tid,
+ * addr and stream id; no callchain, raw or read values) is held and goes as
+ * one sample with their count and summed period; anything else delivers the
+ * run first. vp_pd_run_end delivers what is held: call it before the held
+ * record's memory goes. */
+struct vp_pd_run {
+	const struct perf_event_header *h;	/* NULL: nothing held */
+	uint64_t offset, repeats, period;
+};
 int vp_pd_deliver(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
-		  struct vp_pd_idcache *ids, const struct perf_event_header *h, uint64_t offset,
-		  uint64_t repeats, uint64_t repeat_period, struct vp_error *err);
-/* 1 when sample h may join sample prev for a merge_repeats tool (same event,
- * misc, ip, pid, tid, addr and stream id; no callchain, raw or read values),
- * with *period h's period; else 0. */
-int vp_pd_sample_repeats(const struct vp_perfdata *pd, struct vp_pd_idcache *ids,
-			 const struct perf_event_header *prev, const struct perf_event_header *h,
-			 uint64_t *period);
+		  struct vp_pd_idcache *ids, struct vp_pd_run *run, const struct perf_event_header *h,
+		  uint64_t offset, struct vp_error *err);
+int vp_pd_run_end(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
+		  struct vp_pd_idcache *ids, struct vp_pd_run *run, struct vp_error *err);
 
 int vp_pd_add_evsel(struct vp_perfdata *pd, const void *attr, uint64_t attr_size,
 		    const uint64_t *ids, uint64_t nids, struct vp_error *err);

@@ -63,42 +63,17 @@ static void spin_until_nonzero(const size_t *v, const int *done)
 	}
 }
 
-/* For a merge_repeats tool the worker joins runs of like samples (within a
- * batch): the reader is the busier side, the worker has the time. */
+/* Runs of like samples are joined here, within a batch (its records stay
+ * mapped until the batch is freed): the reader is the busier side. */
 static int deliver_batch(struct pipeline *p, struct vp_pd_idcache *ids, const struct batch *b)
 {
-	const struct item *held = NULL;
-	uint64_t repeats = 0, sum = 0, period;
+	struct vp_pd_run run = { 0 };
 	int rc = 0;
 
-	for (size_t i = 0; i < b->n && rc >= 0; i++) {
-		const struct item *it = &b->it[i];
-		if (p->tool->merge_repeats && it->h->type == PERF_RECORD_SAMPLE) {
-			if (held && vp_pd_sample_repeats(p->pd, ids, held->h, it->h, &period)) {
-				repeats++;
-				sum += period;
-				continue;
-			}
-			if (held)
-				rc = vp_pd_deliver(p->pd, p->tool, p->ctx, ids, held->h, held->offset,
-						   repeats, sum, p->err);
-			held = it;
-			repeats = sum = 0;
-			continue;
-		}
-		if (held) {
-			rc = vp_pd_deliver(p->pd, p->tool, p->ctx, ids, held->h, held->offset, repeats,
-					   sum, p->err);
-			held = NULL;
-			if (rc < 0)
-				break;
-		}
-		rc = vp_pd_deliver(p->pd, p->tool, p->ctx, ids, it->h, it->offset, 0, 0, p->err);
-	}
-	if (held && rc >= 0)
-		rc = vp_pd_deliver(p->pd, p->tool, p->ctx, ids, held->h, held->offset, repeats, sum,
+	for (size_t i = 0; i < b->n && rc >= 0; i++)
+		rc = vp_pd_deliver(p->pd, p->tool, p->ctx, ids, &run, b->it[i].h, b->it[i].offset,
 				   p->err);
-	return rc;
+	return rc < 0 ? rc : vp_pd_run_end(p->pd, p->tool, p->ctx, ids, &run, p->err);
 }
 
 static void *worker_main(void *arg)
@@ -170,14 +145,11 @@ static int submit(struct pipeline *p)
 	return rc;
 }
 
-static int handoff(void *ctx, const struct perf_event_header *h, uint64_t offset,
-		   uint64_t repeats, uint64_t repeat_period)
+static int handoff(void *ctx, const struct perf_event_header *h, uint64_t offset)
 {
 	struct pipeline *p = ctx;
 	int rc;
 
-	(void)repeats;	/* the reader does not join samples: see deliver_batch */
-	(void)repeat_period;
 	if (p->cur->n == BATCH_ITEMS && (rc = submit(p)) < 0)
 		return rc;
 	p->cur->it[p->cur->n++] = (struct item){ h, offset };

@@ -315,15 +315,13 @@ struct walk {
 	struct vp_pd_idcache ids;
 	/* Set by the threaded walk: ordered records go to another thread,
 	 * which delivers them with vp_pd_deliver. */
-	int (*handoff)(void *hctx, const struct perf_event_header *h, uint64_t offset,
-		       uint64_t repeats, uint64_t repeat_period);
+	int (*handoff)(void *hctx, const struct perf_event_header *h, uint64_t offset);
 	uint64_t (*in_use_floor)(void *hctx);
 	void *hctx;
-	/* merge_repeats: while a flush delivers, a sample held back with the
-	 * count and periods of the ones that repeated it */
-	int merging;
-	const struct perf_event_header *held;
-	uint64_t held_offset, held_repeats, held_period;
+	/* Like samples are joined only while a flush delivers, and the run ends
+	 * with it: a record delivered as it comes may live in the stream buffer. */
+	int in_flush;
+	struct vp_pd_run run;
 };
 
 /* The event of any record, by the id it carries (NULL: no such event). */
@@ -552,6 +550,8 @@ void vp_pd_idcache_fold(struct vp_perfdata *pd, struct vp_pd_idcache *c)
 	c->samples = c->unknown_id = c->skipped = 0;
 }
 
+/* 1 when sample h may join sample prev (see struct vp_pd_run), with *period
+ * h's period. */
 static int sample_repeats(const struct vp_perfdata *pd, struct vp_pd_idcache *ids,
 			  const struct perf_event_header *prev, const struct perf_event_header *h,
 			  uint64_t *period)
@@ -589,9 +589,11 @@ static int sample_repeats(const struct vp_perfdata *pd, struct vp_pd_idcache *id
 	return 1;
 }
 
-int vp_pd_deliver(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
-		  struct vp_pd_idcache *ids, const struct perf_event_header *h, uint64_t offset,
-		  uint64_t repeats, uint64_t repeat_period, struct vp_error *err)
+/* One record; a sample stands for itself and repeats like ones after it. */
+static int deliver_record(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
+			  struct vp_pd_idcache *ids, const struct perf_event_header *h,
+			  uint64_t offset, uint64_t repeats, uint64_t repeat_period,
+			  struct vp_error *err)
 {
 	const uint8_t *body = (const uint8_t *)(h + 1);
 	size_t blen = h->size - sizeof(*h);
@@ -695,53 +697,47 @@ int vp_pd_deliver(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void 
 	}
 }
 
-static int emit(struct walk *w, const struct perf_event_header *h, uint64_t offset,
-		uint64_t repeats, uint64_t period)
+int vp_pd_run_end(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
+		  struct vp_pd_idcache *ids, struct vp_pd_run *run, struct vp_error *err)
 {
-	if (w->handoff)
-		return w->handoff(w->hctx, h, offset, repeats, period);
-	return vp_pd_deliver(w->pd, w->tool, w->ctx, &w->ids, h, offset, repeats, period, w->err);
-}
-
-static int emit_held(struct walk *w)
-{
-	const struct perf_event_header *h = w->held;
+	const struct perf_event_header *h = run->h;
 
 	if (!h)
 		return 0;
-	w->held = NULL;
-	return emit(w, h, w->held_offset, w->held_repeats, w->held_period);
-}
-
-int vp_pd_sample_repeats(const struct vp_perfdata *pd, struct vp_pd_idcache *ids,
-			 const struct perf_event_header *prev, const struct perf_event_header *h,
-			 uint64_t *period)
-{
-	return sample_repeats(pd, ids, prev, h, period);
+	run->h = NULL;
+	return deliver_record(pd, tool, ctx, ids, h, run->offset, run->repeats, run->period, err);
 }
 
 /* Most samples of a busy loop repeat the one before: those go as one. */
-static int deliver(struct walk *w, const struct perf_event_header *h, uint64_t offset)
+int vp_pd_deliver(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
+		  struct vp_pd_idcache *ids, struct vp_pd_run *run, const struct perf_event_header *h,
+		  uint64_t offset, struct vp_error *err)
 {
 	uint64_t period;
 	int r;
 
-	if (w->merging && h->type == PERF_RECORD_SAMPLE) {
-		if (w->held && sample_repeats(w->pd, &w->ids, w->held, h, &period)) {
-			w->held_repeats++;
-			w->held_period += period;
-			return 0;
-		}
-		if ((r = emit_held(w)) < 0)
-			return r;
-		w->held = h;
-		w->held_offset = offset;
-		w->held_repeats = w->held_period = 0;
+	if (!tool->merge_repeats)
+		return deliver_record(pd, tool, ctx, ids, h, offset, 0, 0, err);
+	if (run->h && sample_repeats(pd, ids, run->h, h, &period)) {
+		run->repeats++;
+		run->period += period;
 		return 0;
 	}
-	if ((r = emit_held(w)) < 0)
+	if ((r = vp_pd_run_end(pd, tool, ctx, ids, run, err)) < 0)
 		return r;
-	return emit(w, h, offset, 0, 0);
+	if (h->type != PERF_RECORD_SAMPLE)
+		return deliver_record(pd, tool, ctx, ids, h, offset, 0, 0, err);
+	*run = (struct vp_pd_run){ h, offset, 0, 0 };
+	return 0;
+}
+
+static int deliver(struct walk *w, const struct perf_event_header *h, uint64_t offset)
+{
+	if (w->handoff)
+		return w->handoff(w->hctx, h, offset);
+	if (w->in_flush)
+		return vp_pd_deliver(w->pd, w->tool, w->ctx, &w->ids, &w->run, h, offset, w->err);
+	return deliver_record(w->pd, w->tool, w->ctx, &w->ids, h, offset, 0, 0, w->err);
 }
 
 /* ---- the ordering queue ---- */
@@ -959,17 +955,16 @@ static int flush_queue(struct walk *w, uint64_t limit)
  * until then (pages behind the queue are released, arenas reused). */
 static int flush_until(struct walk *w, uint64_t limit)
 {
-	int r, e;
+	int r;
 
-	w->merging = w->tool->merge_repeats;
+	w->in_flush = 1;
 	r = flush_queue(w, limit);
-	w->merging = 0;
+	w->in_flush = 0;
 	if (r < 0) {
-		w->held = NULL;
+		w->run.h = NULL;
 		return r;
 	}
-	e = emit_held(w);
-	return e < 0 ? e : r;
+	return vp_pd_run_end(w->pd, w->tool, w->ctx, &w->ids, &w->run, w->err);
 }
 
 static int finish_round(struct walk *w)

@@ -805,6 +805,8 @@ uint32_t vp_session_kernel_gen(const struct vp_session *s)
 	return s->host.gen;
 }
 
+/* genout/genval (may be NULL): what the answer's life hangs on, as
+ * vp_session_resolve_gen says. */
 static void resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
 		    struct vp_resolved *out, struct vp_resolved_sym *rs, const uint32_t **genout,
 		    uint32_t *genval)
@@ -816,8 +818,10 @@ static void resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64
 	if (!rs && c->ip == ip && c->pid == pid && c->cpumode == cpumode && c->genp &&
 	    *c->genp == c->gen) {
 		*out = c->r;
-		*genout = c->genp;
-		*genval = c->gen;
+		if (genout) {
+			*genout = c->genp;
+			*genval = c->gen;
+		}
 		return;
 	}
 	const uint32_t *genp = &s->static_gen;
@@ -840,20 +844,19 @@ static void resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64
 	default:	/* hypervisor, guest user: nothing on this side can name them */
 		break;
 	}
-	*genout = genp;
+	if (genout) {
+		*genout = genp;
+		*genval = genp ? *genp : 0;
+	}
 	if (!genp)	/* no such process yet: do not remember */
 		return;
-	*genval = *genp;
 	*c = (struct cache_entry){ ip, pid, *genp, genp, cpumode, *out };
 }
 
 void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
 			struct vp_resolved *out)
 {
-	const uint32_t *genp;
-	uint32_t gen;
-
-	resolve(s, pid, cpumode, ip, out, NULL, &genp, &gen);
+	resolve(s, pid, cpumode, ip, out, NULL, NULL, NULL);
 }
 
 void vp_session_resolve_gen(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
@@ -868,9 +871,6 @@ void vp_session_resolve_sym(struct vp_session *s, uint32_t pid, unsigned cpumode
 	struct vp_resolved r;
 
 	memset(out, 0, sizeof(*out));
-	const uint32_t *genp;
-	uint32_t gen;
-
-	resolve(s, pid, cpumode, ip, &r, out, &genp, &gen);
+	resolve(s, pid, cpumode, ip, &r, out, NULL, NULL);
 	out->dso = r.dso;
 }
