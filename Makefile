@@ -15,12 +15,12 @@ WARN     ?= -Wall -Wextra -Werror -Wno-missing-field-initializers
 OPT      ?= -O2 -g
 CFLAGS   ?= $(OPT)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DVP_VERSION='"$(VERSION)"' $(WARN) \
-             -I. -Ilib $(PKG_CFLAGS) $(CFLAGS)
+             -I. $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS    = $(PKG_LIBS) -lcsv -liberty -lm
 
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-LIB_SRCS  = $(sort $(wildcard lib/*.c converters/*.c render/*.c))
+LIB_SRCS  = $(sort $(wildcard lib/*/*.c converters/*.c render/*.c))
 CMD_SRCS  = $(sort $(wildcard cmd/*.c))
 UNIT_SRCS = $(sort $(wildcard test/unit/test_*.c))
 UNIT_HELP = $(filter-out $(UNIT_SRCS),$(sort $(wildcard test/unit/*.c)))
@@ -99,7 +99,7 @@ FUZZ_NAMES  = $(patsubst test/fuzz/fuzz_%.c,%,$(filter-out test/fuzz/fuzz_util.c
 FUZZ_CC    ?= clang
 FUZZ_SECONDS ?= 10
 FUZZ_SAN    = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DVP_VERSION='"$(VERSION)"' -I. -Ilib $(PKG_CFLAGS) -g -O1 \
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DVP_VERSION='"$(VERSION)"' -I. $(PKG_CFLAGS) -g -O1 \
               -Wno-unused-command-line-argument
 # targets read fixtures (symfs, kallsyms) from the source tree
 FUZZ_DEFS   = -DVP_SRCDIR='"$(abspath .)"'

@@ -9,7 +9,7 @@
 #include "common.h"
 #include "options.h"
 #include "converters/formats.h"
-#include "lib/compare.h"
+#include "lib/compare/compare.h"
 #include "render/chart.h"
 
 enum {

@@ -10,7 +10,7 @@
 
 #include "options.h"
 #include "converters/formats.h"
-#include "lib/outfile.h"
+#include "lib/util/outfile.h"
 
 int vp_load_opt(int id, const char *arg, struct vp_load_opts *lo)
 {

@@ -5,9 +5,9 @@
 
 #include <stdio.h>
 
-#include "lib/error.h"
-#include "lib/profile.h"
-#include "lib/report.h"
+#include "lib/util/error.h"
+#include "lib/profile/profile.h"
+#include "lib/profile/report.h"
 
 /* Option ids 200-219 belong to these shared options. */
 enum {

@@ -12,7 +12,7 @@
 #include "options.h"
 #include "text.h"
 #include "converters/formats.h"
-#include "lib/compare.h"
+#include "lib/compare/compare.h"
 
 enum {
 	OPT_KEY = 256, OPT_TOP, OPT_SORT, OPT_VALUE, OPT_LABELS, OPT_FORMAT, OPT_FULL,

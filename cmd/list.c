@@ -8,7 +8,7 @@
 
 #include "commands.h"
 #include "options.h"
-#include "lib/events.h"
+#include "lib/record/events.h"
 
 enum { OPT_ALL = 256, OPT_TRACEPOINTS };
 

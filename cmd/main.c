@@ -7,7 +7,7 @@
 #include "commands.h"
 #include "options.h"
 #include "text.h"
-#include "lib/error.h"
+#include "lib/util/error.h"
 
 struct cmd {
 	const char *name;

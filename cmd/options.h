@@ -4,7 +4,7 @@
 #ifndef VP_OPTIONS_H
 #define VP_OPTIONS_H
 
-#include "lib/error.h"
+#include "lib/util/error.h"
 
 struct vp_opt {
 	const char *lname;	/* long name without "--" */

@@ -8,7 +8,7 @@
 
 #include "commands.h"
 #include "options.h"
-#include "lib/record.h"
+#include "lib/record/record.h"
 
 enum {
 	OPT_HOST = 256, OPT_GUEST, OPT_LABEL, OPT_GKALLSYMS, OPT_GMODULES, OPT_MMAP_PAGES,

@@ -13,9 +13,9 @@
 #include "options.h"
 #include "text.h"
 #include "converters/formats.h"
-#include "lib/perfdata.h"
-#include "lib/portsyms.h"
-#include "lib/report.h"
+#include "lib/perfdata/perfdata.h"
+#include "lib/symbols/portsyms.h"
+#include "lib/profile/report.h"
 
 enum {
 	OPT_SORT = 256, OPT_TOP, OPT_EVENT, OPT_VALUE, OPT_HEADER, OPT_FULL, OPT_WEIGHT,

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/perfdata.h"
-#include "lib/session.h"
-#include "lib/strpool.h"
-#include "lib/u64map.h"
+#include "lib/perfdata/perfdata.h"
+#include "lib/symbols/session.h"
+#include "lib/util/strpool.h"
+#include "lib/util/u64map.h"
 
 /* The kernel caps callchains at kernel.perf_event_max_stack (127 by default);
  * a longer one in a file is cut here rather than trusted. */

@@ -8,10 +8,10 @@
 
 #include <stdio.h>
 
-#include "lib/compare.h"
-#include "lib/error.h"
-#include "lib/profile.h"
-#include "lib/report.h"
+#include "lib/compare/compare.h"
+#include "lib/util/error.h"
+#include "lib/profile/profile.h"
+#include "lib/profile/report.h"
 
 struct vp_out_opts {
 	enum vp_value value;	/* share computed on (report) */

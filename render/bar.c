@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/profile.h"
+#include "lib/profile/profile.h"
 
 /* A row is 32 units or more: the host and guest value labels (10-unit font,
  * 11.6 units from ascent to descent) sit 12 units apart and never touch. */

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/outfile.h"
+#include "lib/util/outfile.h"
 
 void vp_chart_opts_init(struct vp_chart_opts *o)
 {

@@ -5,8 +5,8 @@
 #ifndef VP_CHART_H
 #define VP_CHART_H
 
-#include "lib/compare.h"
-#include "lib/error.h"
+#include "lib/compare/compare.h"
+#include "lib/util/error.h"
 
 enum vp_chart_format { VP_FMT_SVG = 1, VP_FMT_PNG = 2, VP_FMT_PDF = 4, VP_FMT_EPS = 8 };
 enum vp_chart_scale { VP_SCALE_AUTO = 0, VP_SCALE_LINEAR, VP_SCALE_LOG };

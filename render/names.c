@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/profile.h"
+#include "lib/profile/profile.h"
 
 #define ELLIPSIS "\u2026"
 

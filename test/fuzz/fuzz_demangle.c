@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/profile.h"
-#include "lib/symbols.h"
+#include "lib/profile/profile.h"
+#include "lib/symbols/symbols.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

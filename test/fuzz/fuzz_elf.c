@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-#include "lib/symbols.h"
+#include "lib/symbols/symbols.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/events.h"
+#include "lib/record/events.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-#include "lib/symbols.h"
+#include "lib/symbols/symbols.h"
 
 static void probe(const struct vp_kallsyms *k, const struct vp_symtab *t)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/report.h"
+#include "lib/profile/report.h"
 
 /* A failure must say what is wrong with which file: an empty or anonymous
  * message is a bug the fuzzer should find like a crash. */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/report.h"
+#include "lib/profile/report.h"
 
 struct writer {
 	int fd;

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/strpool.h"
-#include "lib/tracedata.h"
+#include "lib/util/strpool.h"
+#include "lib/perfdata/tracedata.h"
 
 /* Fields of the fixtures' tracepoints and of KVM's, plus the common ones. */
 static const char *const fields[] = {

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/error.h"
+#include "lib/util/error.h"
 
 static void drop(const char *msg, void *ctx)
 {

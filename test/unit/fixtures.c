@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "perfdata_write.h"
+#include "lib/perfdata/write.h"
 
 const char *vp_test_elf_fixtures(void)
 {

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "compare.h"
+#include "lib/compare/compare.h"
 
 static void add(struct vp_profile *p, const char *ev, const char *sym, const char *dso, char dom,
 		uint64_t samples, uint64_t period)

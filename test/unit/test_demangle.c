@@ -13,8 +13,8 @@
 #include <elf.h>
 #include <cmocka.h>
 
-#include "lib/profile.h"
-#include "lib/symbols.h"
+#include "lib/profile/profile.h"
+#include "lib/symbols/symbols.h"
 #include "fixtures.h"
 
 struct pair {

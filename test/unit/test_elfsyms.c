@@ -16,7 +16,7 @@
 #include <elf.h>
 #include <cmocka.h>
 
-#include "lib/symbols.h"
+#include "lib/symbols/symbols.h"
 #include "fixtures.h"
 
 static const char *fixture(const char *name)

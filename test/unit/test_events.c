@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events.h"
+#include "lib/record/events.h"
 
 struct want {
 	unsigned long long type, config, exclude_user, exclude_kernel, exclude_hv, exclude_guest,

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <pthread.h>
 
-#include "lib/symbols.h"
+#include "lib/symbols/symbols.h"
 
 static char *write_tmp(const char *text, size_t len)
 {

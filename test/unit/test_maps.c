@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "lib/maps.h"
+#include "lib/symbols/maps.h"
 
 static struct vp_dso *A = (struct vp_dso *)1, *B = (struct vp_dso *)2;
 

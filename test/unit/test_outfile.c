@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "fixtures.h"
-#include "outfile.h"
+#include "lib/util/outfile.h"
 
 static char dir[64];
 

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "perfdata.h"
-#include "perfdata_write.h"
+#include "lib/perfdata/perfdata.h"
+#include "lib/perfdata/write.h"
 
 /* Unit tests run from the top of the tree (make check-unit). */
 #define VP_SRCDIR "."

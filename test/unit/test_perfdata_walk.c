@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "lib/perfdata.h"
+#include "lib/perfdata/perfdata.h"
 
 struct buf {
 	uint8_t *p;

@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "fixtures.h"
-#include "perfdata_write.h"
-#include "report.h"
-#include "symbols.h"
+#include "lib/perfdata/write.h"
+#include "lib/profile/report.h"
+#include "lib/symbols/symbols.h"
 
 static char dir[64];
 

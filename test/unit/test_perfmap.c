@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "lib/symbols.h"
+#include "lib/symbols/symbols.h"
 #include "fixtures.h"
 
 static int nwarn;

@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "fixtures.h"
-#include "perfdata_write.h"
-#include "portsyms.h"
-#include "report.h"
-#include "session.h"
+#include "lib/perfdata/write.h"
+#include "lib/symbols/portsyms.h"
+#include "lib/profile/report.h"
+#include "lib/symbols/session.h"
 
 static char dir[64];
 

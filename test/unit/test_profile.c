@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "lib/profile.h"
+#include "lib/profile/profile.h"
 
 static struct vp_row row(struct vp_profile *p, const char *sym, const char *dso, char dom,
 			 uint64_t samples, uint64_t period)

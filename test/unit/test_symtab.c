@@ -11,7 +11,7 @@
 #include <elf.h>
 #include <cmocka.h>
 
-#include "lib/symbols.h"
+#include "lib/symbols/symbols.h"
 
 static const char *name_at(const struct vp_symtab *t, uint64_t addr)
 {

@@ -3,7 +3,7 @@
  * perf's ordered_events does it (flush at each FINISHED_ROUND up to the
  * previous round's newest timestamp), so maps and samples meet in the same
  * order as in `perf report`, and the numbers agree. */
-#include "perfdata_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

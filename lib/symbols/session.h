@@ -7,9 +7,9 @@
 
 #include <stdint.h>
 
-#include "error.h"
-#include "perfdata.h"
-#include "strpool.h"
+#include "lib/util/error.h"
+#include "lib/perfdata/perfdata.h"
+#include "lib/util/strpool.h"
 #include "symbols.h"
 
 struct vp_session_opts {

@@ -19,7 +19,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "u64map.h"
+#include "lib/util/u64map.h"
 
 static const char magic[] = "\027\010\104tracing";
 

@@ -1,7 +1,7 @@
 /* perf.data writer (see perfdata_write.h). Layout: file header, the ids of
  * every event, the attr entries, the data, then the feature sections with
  * their index table, in the order perf's reader expects. */
-#include "perfdata_write.h"
+#include "write.h"
 
 #include <errno.h>
 #include <fcntl.h>

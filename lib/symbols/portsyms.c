@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfdata.h"
+#include "lib/perfdata/perfdata.h"
 #include "session.h"
-#include "strpool.h"
-#include "u64map.h"
+#include "lib/util/strpool.h"
+#include "lib/util/u64map.h"
 
 #define MAGIC "vmprof-syms 1\n"
 #define NAME_MAX_LEN 4096

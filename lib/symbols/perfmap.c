@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lines.h"
+#include "lib/util/lines.h"
 
 #define MAX_LINE 65536
 

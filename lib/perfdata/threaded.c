@@ -4,7 +4,7 @@
  * parses and delivers them to the tool. The mapping stays until the worker
  * has drained (the walk's `finished` hook). */
 #include "perfdata.h"
-#include "perfdata_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "strpool.h"
+#include "lib/util/strpool.h"
 
 /* Domains: the letters perf prints in front of a symbol. */
 enum vp_domain {

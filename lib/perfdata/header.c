@@ -1,6 +1,6 @@
 /* perf.data header reader: file header, attrs with their ids, feature
  * sections; pipe-mode streams get the same view from their leading records. */
-#include "perfdata_internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

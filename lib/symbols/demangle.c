@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile.h"
+#include "lib/profile/profile.h"
 
 /* ---- perf's OCaml demangler: "camlFoo__bar_12" -> "Foo.bar_12" ---- */
 

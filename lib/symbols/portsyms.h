@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "lib/util/error.h"
 #include "symbols.h"
 
 #define VP_PORTSYMS_USER 'u'

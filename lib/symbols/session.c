@@ -16,8 +16,8 @@
 
 #include "maps.h"
 #include "portsyms.h"
-#include "profile.h"
-#include "u64map.h"
+#include "lib/profile/profile.h"
+#include "lib/util/u64map.h"
 
 #define UNKNOWN "[unknown]"
 #define CACHE_SIZE 8192	/* direct-mapped: hot code hits few addresses */

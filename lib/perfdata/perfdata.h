@@ -9,9 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "lib/util/error.h"
 #include "perf_format.h"
-#include "profile.h"
+#include "lib/profile/profile.h"
 
 struct vp_evsel {
 	struct perf_event_attr attr;	/* zero-extended copy of the file's attr */

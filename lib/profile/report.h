@@ -3,9 +3,9 @@
 #ifndef VP_REPORT_H
 #define VP_REPORT_H
 
-#include "error.h"
+#include "lib/util/error.h"
 #include "profile.h"
-#include "symbols.h"
+#include "lib/symbols/symbols.h"
 
 struct vp_load_opts {
 	unsigned key;			/* row key; VP_KEY_DEFAULT (perf's --sort sym) when 0 */

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "lib/util/error.h"
 #include "perf_format.h"
 
 struct vp_pdw_event {

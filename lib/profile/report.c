@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfdata.h"
-#include "perf_format.h"
-#include "session.h"
-#include "u64map.h"
-#include "tracedata.h"
+#include "lib/perfdata/perfdata.h"
+#include "lib/perfdata/perf_format.h"
+#include "lib/symbols/session.h"
+#include "lib/util/u64map.h"
+#include "lib/perfdata/tracedata.h"
 
 void vp_load_opts_init(struct vp_load_opts *o)
 {

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "strpool.h"
+#include "lib/util/error.h"
+#include "lib/util/strpool.h"
 
 struct vp_tracedata;
 struct vp_tpfield;

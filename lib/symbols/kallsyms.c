@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lines.h"
+#include "lib/util/lines.h"
 #include "symtab_internal.h"
 
 #define KSYM_NAME_LEN 512	/* perf keeps at most KSYM_NAME_LEN + 1 bytes of a name */

@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
-#include "error.h"
-#include "perf_format.h"
+#include "lib/util/error.h"
+#include "lib/perfdata/perf_format.h"
 
 struct vp_event_spec {
 	struct perf_event_attr attr;	/* type, config and exclude bits; sampling set later */

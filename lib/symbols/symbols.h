@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "lib/util/error.h"
 
 struct vp_sym {
 	uint64_t start, end;	/* [start, end) in the table's address space; start == end

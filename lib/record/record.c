@@ -24,9 +24,9 @@
 
 #include "events.h"
 #include "machine.h"
-#include "perfdata_write.h"
-#include "portsyms.h"
-#include "session.h"
+#include "lib/perfdata/write.h"
+#include "lib/symbols/portsyms.h"
+#include "lib/symbols/session.h"
 
 #define MAX_CPUS 4096
 #define DRAIN_MS 250

@@ -51,7 +51,7 @@ void vp_error_clear(struct vp_error *err)
 
 static vp_warn_fn warn_fn;
 static void *warn_ctx;
-/* Readers run on more than one thread (perfdata_threaded.c, kallsyms). */
+/* Readers run on more than one thread (perfdata/threaded.c, kallsyms). */
 static pthread_mutex_t warn_mu = PTHREAD_MUTEX_INITIALIZER;
 
 void vp_set_warn_handler(vp_warn_fn fn, void *ctx)

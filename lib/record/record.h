@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "lib/util/error.h"
 
 struct vp_record_opts {
 	const char *output;		/* final name; written as OUTPUT.partial, then renamed */

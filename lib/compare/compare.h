@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "profile.h"
+#include "lib/util/error.h"
+#include "lib/profile/profile.h"
 
 enum vp_side { VP_HOST = 0, VP_GUEST = 1 };
 
