@@ -13,38 +13,8 @@
 #include "render/chart.h"
 
 enum {
-	OPT_TOP = 256, OPT_SORT, OPT_LABELS, OPT_TITLE, OPT_FORMAT, OPT_SIZE, OPT_DPI, OPT_SCALE,
+	OPT_LABELS = VP_OPT_CMD, OPT_FORMAT, OPT_SIZE, OPT_DPI, OPT_SCALE,
 	OPT_VALUE, OPT_KIND,
-};
-
-static const char *const usage[] = { "[options]", "[options] COMPARISON.xml|.csv",
-				     "[options] HOST GUEST", NULL };
-
-static const struct vp_opt opts[] = {
-	{ "top", 'n', "N", "functions per chart (default 10)", OPT_TOP },
-	{ "event", 'e', "NAME", "only this event (repeat or comma separate for several)", 'e' },
-	{ "sort", 's', "HOW", "rank by max (default), host, guest, ratio, delta or absdelta", OPT_SORT },
-	{ "value", 0, "WHAT", "with HOST GUEST: compare 'period' (default) or 'samples'", OPT_VALUE },
-	{ "labels", 0, "A,B", "names of the two sides", OPT_LABELS },
-	{ "title", 0, "TEXT", "chart title (default: event and sides)", OPT_TITLE },
-	{ "output", 'o', "DIR", "write the charts here (default charts/)", 'o' },
-	{ "format", 0, "LIST", "any of svg,png,pdf,eps (default svg,png)", OPT_FORMAT },
-	{ "kind", 0, "LIST", "bar, circle or bar,circle (default)", OPT_KIND },
-	{ "size", 0, "WxH", "chart size in pixels (default 1000 wide, height from the rows)", OPT_SIZE },
-	{ "dpi", 0, "N", "PNG resolution (default 96: one pixel per unit)", OPT_DPI },
-	{ "scale", 0, "HOW", "bar axis: auto (default: log when values span > 100x), linear, log",
-	  OPT_SCALE },
-	VP_LOAD_OPTIONS,
-	VP_OPT_END,
-};
-
-static const struct vp_cmd_info info = {
-	"chart", usage,
-	"Draw a comparison as charts: per event, a bar chart of the top functions with a\n"
-	"host and a guest bar each, and a circle chart of two donuts. With no file, the\n"
-	"comparison the last 'vmprof compare' saved here (vmprof.cmp.xml); with one file,\n"
-	"a saved comparison; with two, compare them first (any inputs compare takes).",
-	opts, 0,
 };
 
 struct chart_args {
@@ -60,6 +30,38 @@ struct chart_args {
 	int have_labels;
 };
 
+static const char *const usage[] = { "[options]", "[options] COMPARISON.xml|.csv",
+				     "[options] HOST GUEST", NULL };
+
+static const struct vp_opt opts[] = {
+	{ "top", 'n', "N", "functions per chart (default 10)", 'n' },
+	{ "event", 'e', "NAME", "only this event (repeat or comma separate for several)", 'e' },
+	{ "sort", 's', "HOW", "rank by max (default), host, guest, ratio, delta or absdelta", 's' },
+	{ "value", 0, "WHAT", "with HOST GUEST: compare 'period' (default) or 'samples'", OPT_VALUE },
+	{ "labels", 0, "A,B", "names of the two sides", OPT_LABELS },
+	VP_OPT_STRING("title", 0, "TEXT", "chart title (default: event and sides)", struct chart_args,
+		      co.title),
+	VP_OPT_STRING("output", 'o', "DIR", "write the charts here (default charts/)",
+		      struct chart_args, co.outdir),
+	{ "format", 0, "LIST", "any of svg,png,pdf,eps (default svg,png)", OPT_FORMAT },
+	{ "kind", 0, "LIST", "bar, circle or bar,circle (default)", OPT_KIND },
+	{ "size", 0, "WxH", "chart size in pixels (default 1000 wide, height from the rows)", OPT_SIZE },
+	{ "dpi", 0, "N", "PNG resolution (default 96: one pixel per unit)", OPT_DPI },
+	{ "scale", 0, "HOW", "bar axis: auto (default: log when values span > 100x), linear, log",
+	  OPT_SCALE },
+	VP_LOAD_OPTIONS(struct chart_args, lo),
+	VP_OPT_END,
+};
+
+static const struct vp_cmd_info info = {
+	"chart", usage,
+	"Draw a comparison as charts: per event, a bar chart of the top functions with a\n"
+	"host and a guest bar each, and a circle chart of two donuts. With no file, the\n"
+	"comparison the last 'vmprof compare' saved here (vmprof.cmp.xml); with one file,\n"
+	"a saved comparison; with two, compare them first (any inputs compare takes).",
+	opts, 0,
+};
+
 static int on_opt(int id, const char *arg, void *ctx)
 {
 	struct chart_args *a = ctx;
@@ -69,7 +71,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 	char extra;
 
 	switch (id) {
-	case OPT_TOP:
+	case 'n':
 		if (vp_parse_u64(arg, &n) < 0 || n > 1000)
 			return vp_usage_error(&info, "--top wants a number up to 1000, not '%s'", arg);
 		a->top = (size_t)n;
@@ -78,7 +80,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 		if (vp_add_names(&a->events, &a->nevents, arg) < 0)
 			return vp_usage_error(&info, "out of memory");
 		break;
-	case OPT_SORT:
+	case 's':
 		if (vp_rank_parse(arg, &a->rank) < 0)
 			return vp_usage_error(&info, "--sort is max, host, guest, ratio, delta or absdelta, "
 					      "not '%s'", arg);
@@ -93,8 +95,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 			return vp_usage_error(&info, "--labels wants two names, A,B, not '%s'", arg);
 		a->have_labels = 1;
 		break;
-	case OPT_TITLE: a->co.title = arg; break;
-	case 'o': a->co.outdir = arg; break;
 	case OPT_FORMAT:
 		if (vp_chart_formats_parse(arg, &a->co.formats) < 0)
 			return vp_usage_error(&info, "--format is a list of svg, png, pdf, eps, not '%s'", arg);
@@ -130,7 +130,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 		else
 			return vp_usage_error(&info, "--scale is auto, linear or log, not '%s'", arg);
 		break;
-	default: vp_load_opt(id, arg, &a->lo); break;
 	}
 	return 0;
 }

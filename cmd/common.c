@@ -12,17 +12,6 @@
 #include "converters/formats.h"
 #include "lib/util/outfile.h"
 
-int vp_load_opt(int id, const char *arg, struct vp_load_opts *lo)
-{
-	switch (id) {
-	case OPT_LOAD_SYMFS: lo->symfs = arg; return 1;
-	case OPT_LOAD_KALLSYMS: lo->kallsyms = arg; return 1;
-	case OPT_LOAD_GKALLSYMS: lo->guest_kallsyms = arg; return 1;
-	case OPT_LOAD_GMODULES: lo->guest_modules = arg; return 1;
-	}
-	return 0;
-}
-
 int vp_csv_safe_opt(int id, int *safe)
 {
 	if (id != OPT_CSV_SAFE && id != OPT_CSV_UNSAFE)

@@ -8,20 +8,22 @@
 #include "lib/util/error.h"
 #include "lib/profile/profile.h"
 #include "lib/profile/report.h"
+#include "options.h"
 
-/* Option ids 200-219 belong to these shared options. */
-enum {
-	OPT_LOAD_SYMFS = 200, OPT_LOAD_KALLSYMS, OPT_LOAD_GKALLSYMS, OPT_LOAD_GMODULES,
-};
+/* How perf.data is read (symbol sources), bound into the struct vp_load_opts
+ * FIELD of the command's TYPE. */
+#define VP_LOAD_OPTIONS(type, field)                                                        \
+	VP_OPT_STRING("symfs", 0, "DIR", "look for binaries under DIR, as perf --symfs", type,  \
+		      field.symfs),                                                         \
+	VP_OPT_STRING("kallsyms", 0, "FILE", "host kernel symbols (default /proc/kallsyms)",   \
+		      type, field.kallsyms),                                                \
+	VP_OPT_STRING("guest-kallsyms", 0, "FILE", "guest kernel symbols, for [g] samples",    \
+		      type, field.guest_kallsyms),                                          \
+	VP_OPT_STRING("guest-modules", 0, "FILE", "guest /proc/modules, for guest module samples", \
+		      type, field.guest_modules)
 
-#define VP_LOAD_OPTIONS                                                                    \
-	{ "symfs", 0, "DIR", "look for binaries under DIR, as perf --symfs", OPT_LOAD_SYMFS }, \
-	{ "kallsyms", 0, "FILE", "host kernel symbols (default /proc/kallsyms)", OPT_LOAD_KALLSYMS }, \
-	{ "guest-kallsyms", 0, "FILE", "guest kernel symbols, for [g] samples", OPT_LOAD_GKALLSYMS }, \
-	{ "guest-modules", 0, "FILE", "guest /proc/modules, for guest module samples", OPT_LOAD_GMODULES }
-
-/* CSV formula-injection guard (ids 220-221): on by default, --no-csv-safe off. */
-enum { OPT_CSV_SAFE = 220, OPT_CSV_UNSAFE };
+/* CSV formula-injection guard: on by default, --no-csv-safe off (shared ids). */
+enum { OPT_CSV_SAFE = VP_OPT_SHARED, OPT_CSV_UNSAFE };
 #define VP_CSV_SAFE_OPTIONS                                                                 \
 	{ "csv-safe", 0, NULL, "prefix ' to CSV cells starting with = + - @ (the default)",      \
 	  OPT_CSV_SAFE },                                                                     \
@@ -29,9 +31,6 @@ enum { OPT_CSV_SAFE = 220, OPT_CSV_UNSAFE };
 
 /* 1 when id was --csv-safe or --no-csv-safe (and *safe now says which), else 0. */
 int vp_csv_safe_opt(int id, int *safe);
-
-/* 1 when id was one of the shared load options (and lo now has it), else 0. */
-int vp_load_opt(int id, const char *arg, struct vp_load_opts *lo);
 
 /* Write a file atomically through fn; on failure nothing is left under path
  * and err names the file. */

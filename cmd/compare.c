@@ -14,30 +14,41 @@
 #include "converters/formats.h"
 #include "lib/compare/compare.h"
 
-enum {
-	OPT_KEY = 256, OPT_TOP, OPT_SORT, OPT_VALUE, OPT_LABELS, OPT_FORMAT, OPT_FULL,
-	OPT_G_KALLSYMS, OPT_G_SYMFS,
+enum { OPT_VALUE = VP_OPT_CMD, OPT_LABELS, OPT_FORMAT };
+
+struct compare_args {
+	struct vp_compare_opts co;
+	struct vp_load_opts lo;
+	const char *g_kallsyms, *g_symfs;	/* the guest input's own symbol sources */
+	const char **events;
+	size_t nevents;
+	const char *format, *output;
+	int full_names, csv_safe;
+	char labels[2][256];
 };
 
 static const char *const usage[] = { "[options] HOST GUEST", NULL };
 
 static const struct vp_opt opts[] = {
 	{ "key", 'k', "KEYS", "join on sym (default), sym,dso (dso by base name) or sym,dso,domain",
-	  OPT_KEY },
+	  'k' },
 	{ "event", 'e', "NAME", "only this event (repeat or comma separate for several)", 'e' },
-	{ "top", 'n', "N", "rows per event (default 10; 0: all)", OPT_TOP },
-	{ "sort", 's', "HOW", "rank by max (default), host, guest, ratio, delta or absdelta", OPT_SORT },
+	{ "top", 'n', "N", "rows per event (default 10; 0: all)", 'n' },
+	{ "sort", 's', "HOW", "rank by max (default), host, guest, ratio, delta or absdelta", 's' },
 	{ "value", 0, "WHAT", "compare 'period' (default) or 'samples'", OPT_VALUE },
 	{ "labels", 0, "A,B", "column labels for the two sides", OPT_LABELS },
 	{ "format", 0, "FMT", "table (default), csv or xml, on standard output", OPT_FORMAT },
-	{ "output", 'o', "FILE", "save the full comparison here (default vmprof.cmp.xml)", 'o' },
-	{ "full-names", 0, NULL, "show C++ parameter lists in symbol names", OPT_FULL },
+	VP_OPT_STRING("output", 'o', "FILE", "save the full comparison here (default vmprof.cmp.xml)",
+		      struct compare_args, output),
+	VP_OPT_FLAG("full-names", 0, "show C++ parameter lists in symbol names", struct compare_args,
+		    full_names),
 	VP_CSV_SAFE_OPTIONS,
-	VP_LOAD_OPTIONS,
-	{ "guest-file-kallsyms", 0, "FILE", "kernel symbols for the GUEST input only: a copy of "
-	  "/proc/kallsyms from the machine it was recorded on", OPT_G_KALLSYMS },
-	{ "guest-file-symfs", 0, "DIR", "binaries of the GUEST input's machine, for that input only",
-	  OPT_G_SYMFS },
+	VP_LOAD_OPTIONS(struct compare_args, lo),
+	VP_OPT_STRING("guest-file-kallsyms", 0, "FILE", "kernel symbols for the GUEST input only: a "
+		      "copy of /proc/kallsyms from the machine it was recorded on",
+		      struct compare_args, g_kallsyms),
+	VP_OPT_STRING("guest-file-symfs", 0, "DIR", "binaries of the GUEST input's machine, for that "
+		      "input only", struct compare_args, g_symfs),
 	VP_OPT_END,
 };
 
@@ -53,24 +64,13 @@ static const struct vp_cmd_info info = {
 	opts, 0,
 };
 
-struct compare_args {
-	struct vp_compare_opts co;
-	struct vp_load_opts lo;
-	const char *g_kallsyms, *g_symfs;	/* the guest input's own symbol sources */
-	const char **events;
-	size_t nevents;
-	const char *format, *output;
-	int full_names, csv_safe;
-	char labels[2][256];
-};
-
 static int on_opt(int id, const char *arg, void *ctx)
 {
 	struct compare_args *a = ctx;
 	unsigned long long n;
 
 	switch (id) {
-	case OPT_KEY:
+	case 'k':
 		if (vp_key_parse(arg, &a->co.key) < 0 || !(a->co.key & VP_KEY_SYM) ||
 		    (a->co.key & ~(VP_KEY_SYM | VP_KEY_DSO | VP_KEY_DOMAIN)))
 			return vp_usage_error(&info, "--key is sym, sym,dso or sym,dso,domain, not '%s'", arg);
@@ -79,12 +79,12 @@ static int on_opt(int id, const char *arg, void *ctx)
 		if (vp_add_names(&a->events, &a->nevents, arg) < 0)
 			return vp_usage_error(&info, "out of memory");
 		break;
-	case OPT_TOP:
+	case 'n':
 		if (vp_parse_u64(arg, &n) < 0)
 			return vp_usage_error(&info, "--top wants a number, not '%s'", arg);
 		a->co.top = (size_t)n;
 		break;
-	case OPT_SORT:
+	case 's':
 		if (vp_rank_parse(arg, &a->co.rank) < 0)
 			return vp_usage_error(&info, "--sort is max, host, guest, ratio, delta or absdelta, "
 					      "not '%s'", arg);
@@ -104,14 +104,7 @@ static int on_opt(int id, const char *arg, void *ctx)
 			return vp_usage_error(&info, "--format is table, csv or xml, not '%s'", arg);
 		a->format = arg;
 		break;
-	case 'o': a->output = arg; break;
-	case OPT_FULL: a->full_names = 1; break;
-	case OPT_G_KALLSYMS: a->g_kallsyms = arg; break;
-	case OPT_G_SYMFS: a->g_symfs = arg; break;
-	default:
-		if (!vp_csv_safe_opt(id, &a->csv_safe))
-			vp_load_opt(id, arg, &a->lo);
-		break;
+	default: vp_csv_safe_opt(id, &a->csv_safe); break;
 	}
 	return 0;
 }

@@ -9,7 +9,14 @@
 #include "options.h"
 #include "converters/formats.h"
 
-enum { OPT_FULL, OPT_EVENT, OPT_VALUE };
+enum { OPT_VALUE = VP_OPT_CMD };
+
+struct convert_args {
+	const char *output;
+	struct vp_out_opts oo;
+	struct vp_folded_opts fo;
+	struct vp_load_opts lo;
+};
 
 static const char *const usage[] = {
 	"perf-report REPORT.txt [-o OUT.csv]", "split TABLE DIR",
@@ -17,12 +24,15 @@ static const char *const usage[] = {
 };
 
 static const struct vp_opt opts[] = {
-	{ "output", 'o', "FILE", "write here instead of standard output (perf-report, folded)", 'o' },
-	{ "full-names", 0, NULL, "keep C++ parameter lists in symbol names", OPT_FULL },
+	VP_OPT_STRING("output", 'o', "FILE", "write here instead of standard output (perf-report, "
+		      "folded)", struct convert_args, output),
+	VP_OPT_FLAG("full-names", 0, "keep C++ parameter lists in symbol names", struct convert_args,
+		    oo.full_names),
 	VP_CSV_SAFE_OPTIONS,
-	{ "event", 'e', "NAME", "folded: the event whose stacks to fold (default: the first)", OPT_EVENT },
+	VP_OPT_STRING("event", 'e', "NAME", "folded: the event whose stacks to fold (default: the "
+		      "first)", struct convert_args, fo.event),
 	{ "value", 0, "WHAT", "folded: count 'samples' (default) or sum 'period'", OPT_VALUE },
-	VP_LOAD_OPTIONS,
+	VP_LOAD_OPTIONS(struct convert_args, lo),
 	VP_OPT_END,
 };
 
@@ -40,29 +50,16 @@ static const struct vp_cmd_info info = {
 	opts, 0,
 };
 
-struct convert_args {
-	const char *output;
-	struct vp_out_opts oo;
-	struct vp_folded_opts fo;
-	struct vp_load_opts lo;
-};
-
 static int on_opt(int id, const char *arg, void *ctx)
 {
 	struct convert_args *a = ctx;
 
 	switch (id) {
-	case 'o': a->output = arg; break;
-	case OPT_FULL: a->oo.full_names = 1; break;
-	case OPT_EVENT: a->fo.event = arg; break;
 	case OPT_VALUE:
 		if (vp_parse_value(arg, &a->fo.value) < 0)
 			return vp_usage_error(&info, "--value is 'period' or 'samples', not '%s'", arg);
 		break;
-	default:
-		if (!vp_csv_safe_opt(id, &a->oo.csv_safe))
-			vp_load_opt(id, arg, &a->lo);
-		break;
+	default: vp_csv_safe_opt(id, &a->oo.csv_safe); break;
 	}
 	return 0;
 }

@@ -10,13 +10,17 @@
 #include "options.h"
 #include "lib/record/events.h"
 
-enum { OPT_ALL = 256, OPT_TRACEPOINTS };
+struct list_args {
+	int all, tracepoints;
+};
 
 static const char *const usage[] = { "[options]", NULL };
 
 static const struct vp_opt opts[] = {
-	{ "all", 0, NULL, "also list the events this machine cannot open, marked so", OPT_ALL },
-	{ "tracepoints", 0, NULL, "also list every tracepoint (long)", OPT_TRACEPOINTS },
+	VP_OPT_FLAG("all", 0, "also list the events this machine cannot open, marked so",
+		    struct list_args, all),
+	VP_OPT_FLAG("tracepoints", 0, "also list every tracepoint (long)", struct list_args,
+		    tracepoints),
 	VP_OPT_END,
 };
 
@@ -28,20 +32,6 @@ static const struct vp_cmd_info info = {
 	opts, 0,
 };
 
-struct list_args {
-	int all, tracepoints;
-};
-
-static int on_opt(int id, const char *arg, void *ctx)
-{
-	struct list_args *a = ctx;
-	(void)arg;
-	if (id == OPT_ALL)
-		a->all = 1;
-	if (id == OPT_TRACEPOINTS)
-		a->tracepoints = 1;
-	return 0;
-}
 
 static void one(const char *name, const char *kind, void *ctx)
 {
@@ -69,7 +59,7 @@ static void one(const char *name, const char *kind, void *ctx)
 int cmd_list(int argc, char **argv)
 {
 	struct list_args a = { 0 };
-	int i = vp_opts_parse(&info, argc, argv, on_opt, &a);
+	int i = vp_opts_parse(&info, argc, argv, NULL, &a);
 
 	if (i == VP_OPTS_HELP)
 		return 0;

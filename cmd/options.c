@@ -57,6 +57,40 @@ int vp_usage_error(const struct vp_cmd_info *info, const char *fmt, ...)
 	return VP_OPTS_USAGE;
 }
 
+/* getopt_long's value for a long-only option: its place in the table. */
+#define AUTO_VAL 1024
+
+/* The id convention of options.h, and no name or letter given twice. */
+static int check_table(const struct vp_cmd_info *info)
+{
+	size_t n = 0;
+
+	for (const struct vp_opt *o = info->opts; o && o->lname; o++, n++) {
+		const char *why = NULL;
+		if (o->bind != VP_BIND_NONE ? o->id != 0
+					    : o->sname ? o->id != o->sname : o->id < VP_OPT_CMD)
+			why = "its id breaks the convention of cmd/options.h";
+		if ((o->bind == VP_BIND_FLAG) != (o->bind != VP_BIND_NONE && !o->arg))
+			why = "a bound flag takes no argument, a bound string one";
+		if (o->sname == 'h' || !strcmp(o->lname, "help"))
+			why = "-h and --help are the parser's";
+		for (const struct vp_opt *p = info->opts; p != o; p++)
+			if (!strcmp(p->lname, o->lname) || (o->sname && p->sname == o->sname) ||
+			    (o->id && p->id == o->id))
+				why = "it repeats the name, letter or id of an earlier option";
+		if (why) {
+			fprintf(stderr, "vmprof %s: internal error: option '--%s': %s\n", info->name,
+				o->lname, why);
+			return -1;
+		}
+	}
+	if (n > MAX_OPTS) {
+		fprintf(stderr, "vmprof %s: internal error: more than %d options\n", info->name, MAX_OPTS);
+		return -1;
+	}
+	return 0;
+}
+
 int vp_opts_parse(const struct vp_cmd_info *info, int argc, char **argv, vp_opt_fn fn, void *ctx)
 {
 	struct option lopts[MAX_OPTS + 2];
@@ -64,13 +98,15 @@ int vp_opts_parse(const struct vp_cmd_info *info, int argc, char **argv, vp_opt_
 	size_t n = 0, sl = 0;
 	int c, li;
 
+	if (check_table(info) < 0)
+		return VP_OPTS_USAGE;
 	/* Operands may come before options except where they start a command line. */
 	sopts[sl++] = info->stop_at_operand ? '+' : ':';
 	if (info->stop_at_operand)
 		sopts[sl++] = ':';
-	for (const struct vp_opt *o = info->opts; o && o->lname && n < MAX_OPTS; o++, n++) {
+	for (const struct vp_opt *o = info->opts; o && o->lname; o++, n++) {
 		lopts[n] = (struct option){ o->lname, o->arg ? required_argument : no_argument, NULL,
-					    o->id };
+					    o->sname ? o->sname : AUTO_VAL + (int)n };
 		if (o->sname) {
 			sopts[sl++] = (char)o->sname;
 			if (o->arg)
@@ -85,6 +121,8 @@ int vp_opts_parse(const struct vp_cmd_info *info, int argc, char **argv, vp_opt_
 	optind = 0;	/* full reinitialisation, so commands can be parsed twice (help) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, sopts, lopts, &li)) != -1) {
+		const struct vp_opt *o = NULL;
+
 		if (c == 'h') {
 			vp_opts_help(info, stdout);
 			return VP_OPTS_HELP;
@@ -99,14 +137,21 @@ int vp_opts_parse(const struct vp_cmd_info *info, int argc, char **argv, vp_opt_
 				return vp_usage_error(info, "option '-%c' needs a value", optopt);
 			return vp_usage_error(info, "option '%s' needs a value", argv[optind - 1]);
 		}
-		/* A short letter stands for its option: hand the handler the option's id. */
-		for (const struct vp_opt *o = info->opts; o && o->lname; o++)
-			if (c < 256 && o->sname == c) {
-				c = o->id;
-				break;
-			}
-		if (fn(c, optarg, ctx) < 0)
-			return VP_OPTS_USAGE;
+		if (c >= AUTO_VAL)
+			o = &info->opts[c - AUTO_VAL];
+		else
+			for (const struct vp_opt *p = info->opts; p->lname && !o; p++)
+				if (p->sname == c)
+					o = p;
+		if (!o)
+			return vp_usage_error(info, "unknown option '%s'", argv[optind - 1]);
+		switch (o->bind) {
+		case VP_BIND_STRING: *(const char **)((char *)ctx + o->off) = optarg; break;
+		case VP_BIND_FLAG: *(int *)((char *)ctx + o->off) = 1; break;
+		default:
+			if (fn(o->id, optarg, ctx) < 0)
+				return VP_OPTS_USAGE;
+		}
 	}
 	return optind;
 }

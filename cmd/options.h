@@ -4,16 +4,36 @@
 #ifndef VP_OPTIONS_H
 #define VP_OPTIONS_H
 
+#include <stddef.h>
+#include <stdio.h>
+
 #include "lib/util/error.h"
+
+/* An option either binds its storage (the parser stores the value itself, as
+ * git's OPT_STRING does: no switch case) or goes to the command's handler
+ * with its id. Ids follow one convention, checked by vp_opts_parse: an option
+ * with a short letter has that letter as its id; a long-only handled option
+ * has an id from its command's enum starting at VP_OPT_CMD; options shared
+ * between commands (common.h) start at VP_OPT_SHARED; bound options have 0. */
+enum { VP_OPT_CMD = 256, VP_OPT_SHARED = 512 };
+enum vp_opt_bind { VP_BIND_NONE = 0, VP_BIND_STRING, VP_BIND_FLAG };
 
 struct vp_opt {
 	const char *lname;	/* long name without "--" */
 	int sname;		/* short letter or 0 */
 	const char *arg;	/* argument name for help, NULL for a flag */
 	const char *help;
-	int id;			/* passed to the handler: sname, or a value >= 256 */
+	int id;			/* passed to the handler (see the convention above) */
+	int bind;		/* enum vp_opt_bind */
+	size_t off;		/* bound options: offset of the field in the handler's ctx */
 };
-#define VP_OPT_END { NULL, 0, NULL, NULL, 0 }
+#define VP_OPT_END { NULL, 0, NULL, NULL, 0, 0, 0 }
+/* A string option stored in ctx's FIELD (a const char *), and a flag setting
+ * ctx's int FIELD to 1. TYPE is the struct the command passes as ctx. */
+#define VP_OPT_STRING(lname, sname, arg, help, type, field) \
+	{ lname, sname, arg, help, 0, VP_BIND_STRING, offsetof(type, field) }
+#define VP_OPT_FLAG(lname, sname, help, type, field) \
+	{ lname, sname, NULL, help, 0, VP_BIND_FLAG, offsetof(type, field) }
 
 struct vp_cmd_info {
 	const char *name;		/* "report" */
@@ -23,14 +43,15 @@ struct vp_cmd_info {
 	int stop_at_operand;		/* record: options end at the command to run */
 };
 
-/* Called once per option seen; return 0, or a negative value after printing
- * a usage error with vp_usage_error(). */
+/* Called once per handled (not bound) option seen; return 0, or a negative
+ * value after printing a usage error with vp_usage_error(). */
 typedef int (*vp_opt_fn)(int id, const char *arg, void *ctx);
 
 enum { VP_OPTS_HELP = -1, VP_OPTS_USAGE = -2 };
 /* Parse argv (argv[0] is the command name). Returns the index of the first
  * operand, VP_OPTS_HELP after printing help to stdout, VP_OPTS_USAGE after
- * printing an error to stderr. */
+ * printing an error to stderr (also when the table breaks the id convention:
+ * a programming error that --help of every command shows in the tests). */
 int vp_opts_parse(const struct vp_cmd_info *info, int argc, char **argv, vp_opt_fn fn, void *ctx);
 void vp_opts_help(const struct vp_cmd_info *info, FILE *out);
 int vp_usage_error(const struct vp_cmd_info *info, const char *fmt, ...)

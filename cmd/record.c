@@ -10,30 +10,34 @@
 #include "options.h"
 #include "lib/record/record.h"
 
-enum {
-	OPT_HOST = 256, OPT_GUEST, OPT_LABEL, OPT_GKALLSYMS, OPT_GMODULES, OPT_MMAP_PAGES,
-};
 
 static const char *const usage[] = { "[options] -- COMMAND [ARGS...]", "[options] -p PID[,PID...]",
 				     "[options] -a [-d SECONDS]", NULL };
 
 static const struct vp_opt opts[] = {
-	{ "output", 'o', "FILE", "write here (default perf.data; an existing file is kept as FILE.old)", 'o' },
-	{ "event", 'e', "EVENTS", "events in perf's syntax, comma separated (default cycles, "
-	  "else cpu-clock)", 'e' },
+	VP_OPT_STRING("output", 'o', "FILE", "write here (default perf.data; an existing file is kept "
+		      "as FILE.old)", struct vp_record_opts, output),
+	VP_OPT_STRING("event", 'e', "EVENTS", "events in perf's syntax, comma separated (default "
+		      "cycles, else cpu-clock)", struct vp_record_opts, events),
 	{ "freq", 'F', "HZ", "samples per second per CPU (default 4000)", 'F' },
 	{ "count", 'c', "PERIOD", "a sample every PERIOD events instead of a frequency", 'c' },
-	{ "call-graph", 'g', NULL, "record frame-pointer callchains", 'g' },
-	{ "all-cpus", 'a', NULL, "the whole system", 'a' },
-	{ "cpu", 'C', "CPUS", "only these CPUs, e.g. 0-3,6", 'C' },
-	{ "pid", 'p', "PIDS", "processes already running (all their threads)", 'p' },
+	VP_OPT_FLAG("call-graph", 'g', "record frame-pointer callchains", struct vp_record_opts,
+		    callchain),
+	VP_OPT_FLAG("all-cpus", 'a', "the whole system", struct vp_record_opts, system_wide),
+	VP_OPT_STRING("cpu", 'C', "CPUS", "only these CPUs, e.g. 0-3,6", struct vp_record_opts, cpus),
+	VP_OPT_STRING("pid", 'p', "PIDS", "processes already running (all their threads)",
+		      struct vp_record_opts, pids),
 	{ "duration", 'd', "SECONDS", "stop after this long", 'd' },
-	{ "host", 0, NULL, "host execution only (exclude_guest)", OPT_HOST },
-	{ "guest", 0, NULL, "guest execution only, on a KVM host (exclude_host)", OPT_GUEST },
-	{ "label", 0, "NAME", "side label stored in the file (e.g. host, guest)", OPT_LABEL },
-	{ "guest-kallsyms", 0, "FILE", "the guest's kallsyms: guest kernel symbols used are stored in the file", OPT_GKALLSYMS },
-	{ "guest-modules", 0, "FILE", "the guest's /proc/modules, noted in the file", OPT_GMODULES },
-	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two (default 128)", OPT_MMAP_PAGES },
+	VP_OPT_FLAG("host", 0, "host execution only (exclude_guest)", struct vp_record_opts, host_only),
+	VP_OPT_FLAG("guest", 0, "guest execution only, on a KVM host (exclude_host)",
+		    struct vp_record_opts, guest_only),
+	VP_OPT_STRING("label", 0, "NAME", "side label stored in the file (e.g. host, guest)",
+		      struct vp_record_opts, label),
+	VP_OPT_STRING("guest-kallsyms", 0, "FILE", "the guest's kallsyms: guest kernel symbols used "
+		      "are stored in the file", struct vp_record_opts, guest_kallsyms),
+	VP_OPT_STRING("guest-modules", 0, "FILE", "the guest's /proc/modules, noted in the file",
+		      struct vp_record_opts, guest_modules),
+	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two (default 128)", 'm' },
 	VP_OPT_END,
 };
 
@@ -60,8 +64,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 	double d;
 
 	switch (id) {
-	case 'o': o->output = arg; break;
-	case 'e': o->events = arg; break;
 	case 'F':
 		if (vp_parse_u64(arg, &n) < 0 || n == 0 || n > 1000000)
 			return vp_usage_error(&info, "-F wants 1 to 1000000, not '%s'", arg);
@@ -72,21 +74,12 @@ static int on_opt(int id, const char *arg, void *ctx)
 			return vp_usage_error(&info, "-c wants a positive count, not '%s'", arg);
 		o->period = n;
 		break;
-	case 'g': o->callchain = 1; break;
-	case 'a': o->system_wide = 1; break;
-	case 'C': o->cpus = arg; break;
-	case 'p': o->pids = arg; break;
 	case 'd':
 		if (vp_parse_double(arg, &d) < 0 || d <= 0)
 			return vp_usage_error(&info, "-d wants seconds, not '%s'", arg);
 		o->duration = d;
 		break;
-	case OPT_HOST: o->host_only = 1; break;
-	case OPT_GUEST: o->guest_only = 1; break;
-	case OPT_LABEL: o->label = arg; break;
-	case OPT_GKALLSYMS: o->guest_kallsyms = arg; break;
-	case OPT_GMODULES: o->guest_modules = arg; break;
-	case OPT_MMAP_PAGES:
+	case 'm':
 		if (vp_parse_u64(arg, &n) < 0 || n == 0 || (n & (n - 1)) || n > 65536)
 			return vp_usage_error(&info, "-m wants a power of two up to 65536, not '%s'", arg);
 		o->mmap_pages = n;

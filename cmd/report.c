@@ -17,42 +17,10 @@
 #include "lib/symbols/portsyms.h"
 #include "lib/profile/report.h"
 
-enum {
-	OPT_SORT = 256, OPT_TOP, OPT_EVENT, OPT_VALUE, OPT_HEADER, OPT_FULL, OPT_WEIGHT,
-	OPT_GROUP, OPT_CALLER, OPT_FORMAT, OPT_SPLIT,
-};
+enum { OPT_VALUE = VP_OPT_CMD, OPT_FORMAT };
 
 static const char *const usage[] = { "[options] [FILE]", "--header [FILE]",
 				     "--split DIR [options] [FILE]", NULL };
-
-static const struct vp_opt opts[] = {
-	{ "input", 'i', "FILE", "perf.data file to read (default: perf.data; - for a pipe)", 'i' },
-	{ "sort", 's', "KEYS", "row keys, comma separated: sym, dso, comm, pid (default dso,sym)",
-	  OPT_SORT },
-	{ "top", 'n', "N", "print the N largest rows of each event (default 0: all)", OPT_TOP },
-	{ "event", 'e', "NAME", "only this event (repeat or comma separate for several)", OPT_EVENT },
-	{ "value", 0, "WHAT", "rank and share by 'period' (default) or 'samples'", OPT_VALUE },
-	{ "header", 0, NULL, "print the file's metadata instead of tables", OPT_HEADER },
-	{ "full-names", 0, NULL, "show C++ parameter lists in symbol names", OPT_FULL },
-	{ "format", 0, "FMT", "table (default), csv or xml, on standard output", OPT_FORMAT },
-	{ "split", 0, "DIR", "write one CSV per event into DIR (EVENT.csv) instead", OPT_SPLIT },
-	VP_CSV_SAFE_OPTIONS,
-	VP_LOAD_OPTIONS,
-	{ "weight", 0, "FIELD", "tracepoints: sum this field (e.g. ret: bytes) as the period", OPT_WEIGHT },
-	{ "group-by", 0, "FIELD", "tracepoints: rows by this field's value (e.g. prev_state)", OPT_GROUP },
-	{ "caller", 0, NULL, "charge each sample to the first caller outside the sampled object "
-	  "(needs -g data)", OPT_CALLER },
-	VP_OPT_END,
-};
-
-static const struct vp_cmd_info info = {
-	"report", usage,
-	"Read a perf.data file written by vmprof record, perf record or perf kvm record\n"
-	"and print one table per event: each function's samples, summed period and share\n"
-	"of the event's total, largest first. FILE may also be a vmprof CSV or XML\n"
-	"table or perf report's text output (its stdio mode).",
-	opts, 0,
-};
 
 struct report_args {
 	const char *input;
@@ -67,24 +35,58 @@ struct report_args {
 	struct vp_load_opts load;
 };
 
+static const struct vp_opt opts[] = {
+	VP_OPT_STRING("input", 'i', "FILE", "perf.data file to read (default: perf.data; - for a pipe)",
+		      struct report_args, input),
+	{ "sort", 's', "KEYS", "row keys, comma separated: sym, dso, comm, pid (default dso,sym)",
+	  's' },
+	{ "top", 'n', "N", "print the N largest rows of each event (default 0: all)", 'n' },
+	{ "event", 'e', "NAME", "only this event (repeat or comma separate for several)", 'e' },
+	{ "value", 0, "WHAT", "rank and share by 'period' (default) or 'samples'", OPT_VALUE },
+	VP_OPT_FLAG("header", 0, "print the file's metadata instead of tables", struct report_args,
+		    header),
+	VP_OPT_FLAG("full-names", 0, "show C++ parameter lists in symbol names", struct report_args,
+		    full_names),
+	{ "format", 0, "FMT", "table (default), csv or xml, on standard output", OPT_FORMAT },
+	VP_OPT_STRING("split", 0, "DIR", "write one CSV per event into DIR (EVENT.csv) instead",
+		      struct report_args, split),
+	VP_CSV_SAFE_OPTIONS,
+	VP_LOAD_OPTIONS(struct report_args, load),
+	VP_OPT_STRING("weight", 0, "FIELD", "tracepoints: sum this field (e.g. ret: bytes) as the "
+		      "period", struct report_args, load.weight),
+	VP_OPT_STRING("group-by", 0, "FIELD", "tracepoints: rows by this field's value (e.g. "
+		      "prev_state)", struct report_args, load.group_by),
+	VP_OPT_FLAG("caller", 0, "charge each sample to the first caller outside the sampled object "
+		    "(needs -g data)", struct report_args, load.caller),
+	VP_OPT_END,
+};
+
+static const struct vp_cmd_info info = {
+	"report", usage,
+	"Read a perf.data file written by vmprof record, perf record or perf kvm record\n"
+	"and print one table per event: each function's samples, summed period and share\n"
+	"of the event's total, largest first. FILE may also be a vmprof CSV or XML\n"
+	"table or perf report's text output (its stdio mode).",
+	opts, 0,
+};
+
 static int on_opt(int id, const char *arg, void *ctx)
 {
 	struct report_args *a = ctx;
 	unsigned key;
 
 	switch (id) {
-	case 'i': a->input = arg; break;
-	case OPT_SORT:
+	case 's':
 		if (vp_key_parse(arg, &key) < 0)
 			return vp_usage_error(&info, "unknown sort key in '%s' (use sym, dso, comm, pid)", arg);
 		a->sort = arg;
 		a->load.key = key;
 		break;
-	case OPT_TOP:
+	case 'n':
 		if (vp_parse_u64(arg, &a->top) < 0)
 			return vp_usage_error(&info, "--top wants a number, not '%s'", arg);
 		break;
-	case OPT_EVENT:
+	case 'e':
 		if (vp_add_names(&a->events, &a->nevents, arg) < 0)
 			return vp_usage_error(&info, "out of memory");
 		break;
@@ -92,21 +94,12 @@ static int on_opt(int id, const char *arg, void *ctx)
 		if (vp_parse_value(arg, &a->value) < 0)
 			return vp_usage_error(&info, "--value is 'period' or 'samples', not '%s'", arg);
 		break;
-	case OPT_HEADER: a->header = 1; break;
-	case OPT_FULL: a->full_names = 1; break;
 	case OPT_FORMAT:
 		if (strcmp(arg, "table") && strcmp(arg, "csv") && strcmp(arg, "xml"))
 			return vp_usage_error(&info, "--format is table, csv or xml, not '%s'", arg);
 		a->format = arg;
 		break;
-	case OPT_SPLIT: a->split = arg; break;
-	case OPT_WEIGHT: a->load.weight = arg; break;
-	case OPT_GROUP: a->load.group_by = arg; break;
-	case OPT_CALLER: a->load.caller = 1; break;
-	default:
-		if (!vp_csv_safe_opt(id, &a->csv_safe))
-			vp_load_opt(id, arg, &a->load);
-		break;
+	default: vp_csv_safe_opt(id, &a->csv_safe); break;
 	}
 	return 0;
 }
