@@ -10,7 +10,7 @@
 #include "commands.h"
 #include "common.h"
 #include "options.h"
-#include "text.h"
+#include "converters/text.h"
 #include "converters/formats.h"
 #include "lib/compare/compare.h"
 

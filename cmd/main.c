@@ -6,7 +6,7 @@
 
 #include "commands.h"
 #include "options.h"
-#include "text.h"
+#include "converters/text.h"
 #include "lib/util/error.h"
 
 struct cmd {

@@ -2,7 +2,7 @@
 #include <stdio.h>
 
 #include "options.h"
-#include "text.h"
+#include "converters/text.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "common.h"
 #include "options.h"
-#include "text.h"
+#include "converters/text.h"
 #include "converters/formats.h"
 #include "lib/perfdata/perfdata.h"
 #include "lib/symbols/portsyms.h"

@@ -1,8 +1,8 @@
 /* Names from files (symbols, objects, commands, event names, metadata) on a
  * terminal: a guest controls those bytes, so control characters never reach
  * the terminal raw and a name never breaks a table's line. */
-#ifndef VP_CMD_TEXT_H
-#define VP_CMD_TEXT_H
+#ifndef VP_TEXT_H
+#define VP_TEXT_H
 
 #include <stddef.h>
 #include <stdio.h>
