@@ -31,12 +31,11 @@ struct vp_folded {
 };
 
 struct folder {
+	struct vp_session_client sc;	/* first: the session forwarders' view */
 	struct vp_folded *f;
 	const struct vp_folded_opts *o;
 	const struct vp_evsel *evsel;
-	struct vp_session *session;
 	struct vp_perfdata *pd;
-	struct vp_error *err;
 	char *buf;
 	size_t len, cap;
 	struct vp_resolved frames[MAX_FRAMES];
@@ -135,14 +134,14 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	if (s->evsel != fo->evsel)
 		return 0;
 	fo->len = 0;
-	comm = vp_session_comm_of(fo->session, s->pid, s->tid);
+	comm = vp_session_comm_of(fo->sc.session, s->pid, s->tid);
 	r = put(fo, comm ? comm : "[unknown]", strlen(comm ? comm : "[unknown]"));
 	/* Collect the frames leaf first, print them root first. Context markers
 	 * (PERF_CONTEXT_KERNEL, _USER, guest) say how the following addresses
 	 * are to be read. */
 	size_t want = s->nr_callchain < MAX_FRAMES ? (size_t)s->nr_callchain : MAX_FRAMES;
 	if (!s->callchain) {
-		vp_session_resolve(fo->session, s->pid, cpumode, s->ip, &frames[nframes++]);
+		vp_session_resolve(fo->sc.session, s->pid, cpumode, s->ip, &frames[nframes++]);
 	} else {
 		for (size_t i = 0; i < want; i++) {
 			uint64_t ip = s->callchain[i];
@@ -154,7 +153,7 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 					: PERF_RECORD_MISC_KERNEL;
 				continue;
 			}
-			vp_session_resolve(fo->session, s->pid, cpumode, ip, &frames[nframes++]);
+			vp_session_resolve(fo->sc.session, s->pid, cpumode, ip, &frames[nframes++]);
 		}
 	}
 	for (size_t i = nframes; i-- > 0 && r == 0;)
@@ -162,25 +161,7 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 			r = put_frame(fo, &frames[i]);
 	if (r == 0)
 		r = add_stack(fo, fo->o->value == VP_VALUE_PERIOD ? s->period : 1);
-	return r < 0 ? vp_errorf(fo->err, r, "out of memory") : 0;
-}
-
-static int on_mmap(void *ctx, const struct vp_mmap_event *m)
-{
-	struct folder *fo = ctx;
-	return vp_session_mmap(fo->session, m) < 0 ? vp_errorf(fo->err, -ENOMEM, "out of memory") : 0;
-}
-
-static int on_comm(void *ctx, const struct vp_comm_event *c)
-{
-	struct folder *fo = ctx;
-	return vp_session_comm(fo->session, c) < 0 ? vp_errorf(fo->err, -ENOMEM, "out of memory") : 0;
-}
-
-static int on_fork(void *ctx, const struct vp_task_event *t)
-{
-	struct folder *fo = ctx;
-	return vp_session_fork(fo->session, t) < 0 ? vp_errorf(fo->err, -ENOMEM, "out of memory") : 0;
+	return r < 0 ? vp_errorf(fo->sc.err, r, "out of memory") : 0;
 }
 
 static int stack_cmp(const void *pa, const void *pb)
@@ -201,7 +182,7 @@ void vp_folded_free(struct vp_folded *f)
 int vp_folded_from_perfdata(const char *path, const struct vp_load_opts *lo,
 			    const struct vp_folded_opts *o, struct vp_folded **out, struct vp_error *err)
 {
-	struct folder fo = { .o = o, .err = err };
+	struct folder fo = { .sc.err = err, .o = o };
 	struct vp_session_opts so = { 0 };
 	struct vp_strpool *names = NULL;
 	int r;
@@ -234,10 +215,10 @@ int vp_folded_from_perfdata(const char *path, const struct vp_load_opts *lo,
 		r = vp_errorf(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((r = vp_session_new(fo.pd, &so, names, &fo.session, err)) < 0)
+	if ((r = vp_session_new(fo.pd, &so, names, &fo.sc.session, err)) < 0)
 		goto out;
-	struct vp_perf_tool tool = { .sample = on_sample, .mmap = on_mmap, .comm = on_comm,
-				     .fork = on_fork };
+	struct vp_perf_tool tool = { .sample = on_sample };
+	vp_session_tool(&tool);
 	if ((r = vp_perfdata_walk(fo.pd, &tool, &fo, err)) < 0)
 		goto out;
 	if (fo.f->n > 1)
@@ -245,7 +226,7 @@ int vp_folded_from_perfdata(const char *path, const struct vp_load_opts *lo,
 	*out = fo.f;
 	fo.f = NULL;
 out:
-	vp_session_free(fo.session);
+	vp_session_free(fo.sc.session);
 	vp_strpool_free(names);
 	vp_folded_free(fo.f);
 	vp_perfdata_close(fo.pd);

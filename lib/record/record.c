@@ -25,7 +25,7 @@
 #include "events.h"
 #include "machine.h"
 #include "lib/perfdata/write.h"
-#include "lib/symbols/portsyms.h"
+#include "portable.h"
 #include "lib/symbols/session.h"
 
 #define MAX_CPUS 4096
