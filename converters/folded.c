@@ -145,14 +145,8 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	} else {
 		for (size_t i = 0; i < want; i++) {
 			uint64_t ip = s->callchain[i];
-			if (ip >= PERF_CONTEXT_MAX) {
-				cpumode = ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
-					: ip == PERF_CONTEXT_GUEST_USER ? PERF_RECORD_MISC_GUEST_USER
-					: ip == PERF_CONTEXT_GUEST_KERNEL ? PERF_RECORD_MISC_GUEST_KERNEL
-					: ip == PERF_CONTEXT_HV ? PERF_RECORD_MISC_HYPERVISOR
-					: PERF_RECORD_MISC_KERNEL;
+			if (vp_callchain_context(ip, &cpumode))
 				continue;
-			}
 			vp_session_resolve(fo->sc.session, s->pid, cpumode, ip, &frames[nframes++]);
 		}
 	}

@@ -143,13 +143,8 @@ static void resolve_caller(struct loader *l, const struct vp_sample *s, struct v
 
 	for (uint64_t i = 0; i < s->nr_callchain; i++) {
 		uint64_t ip = s->callchain[i];
-		if (ip >= PERF_CONTEXT_MAX) {
-			cpumode = ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
-				: ip == PERF_CONTEXT_GUEST_USER ? PERF_RECORD_MISC_GUEST_USER
-				: ip == PERF_CONTEXT_GUEST_KERNEL ? PERF_RECORD_MISC_GUEST_KERNEL
-				: PERF_RECORD_MISC_KERNEL;
+		if (vp_callchain_context(ip, &cpumode))
 			continue;
-		}
 		if (cpumode != PERF_RECORD_MISC_USER)
 			continue;
 		vp_session_resolve(l->sc.session, s->pid, cpumode, ip, &r);

@@ -94,13 +94,8 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	note(c, s->pid, cpumode, s->ip);
 	for (uint64_t i = 0; i < s->nr_callchain; i++) {
 		uint64_t ip = s->callchain[i];
-		if (ip >= PERF_CONTEXT_MAX) {
-			cpumode = ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
-				: ip == PERF_CONTEXT_GUEST_USER ? PERF_RECORD_MISC_GUEST_USER
-				: ip == PERF_CONTEXT_GUEST_KERNEL ? PERF_RECORD_MISC_GUEST_KERNEL
-				: PERF_RECORD_MISC_KERNEL;
+		if (vp_callchain_context(ip, &cpumode))
 			continue;
-		}
 		note(c, s->pid, cpumode, ip);
 	}
 	return c->oom ? -ENOMEM : 0;
