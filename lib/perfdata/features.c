@@ -69,7 +69,7 @@ static int parse_event_desc(struct vp_perfdata *pd, const uint8_t *data, uint64_
 	return 0;
 }
 
-static int parse_build_ids(struct vp_perfdata *pd, const uint8_t *data, uint64_t size)
+int vp_pd_parse_build_ids(struct vp_perfdata *pd, const uint8_t *data, uint64_t size)
 {
 	uint64_t off = 0;
 
@@ -130,7 +130,7 @@ int vp_pd_parse_feature(struct vp_perfdata *pd, unsigned bit, const uint8_t *dat
 	if (bit == VP_FEAT_EVENT_DESC)
 		r = parse_event_desc(pd, copy, size);
 	else if (bit == VP_FEAT_BUILD_ID)
-		r = parse_build_ids(pd, copy, size);
+		r = vp_pd_parse_build_ids(pd, copy, size);
 	if (r < 0)
 		vp_warn("'%s': feature section %u is malformed; ignored", pd->path, bit);
 	return 0;

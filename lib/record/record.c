@@ -26,6 +26,7 @@
 #include "machine.h"
 #include "lib/perfdata/write.h"
 #include "portable.h"
+#include "lib/symbols/kernel_id.h"
 #include "lib/symbols/session.h"
 
 #define MAX_CPUS 4096
@@ -305,6 +306,14 @@ static void synth_process(struct rec *r, pid_t pid)
 static void synth_existing(struct rec *r)
 {
 	uint64_t text = kernel_text();
+	uint8_t kid[20];
+	size_t kn;
+
+	/* Which kernel this is, first in the data: a recording killed before
+	 * its header sections were written still says it (perf reads the
+	 * record anywhere in the stream). */
+	if (vp_kernel_build_id(kid, &kn) == 0)
+		vp_pdw_build_id(r->w, PERF_RECORD_MISC_KERNEL, -1, kid, kn, "[kernel.kallsyms]");
 
 	if (text)	/* the kernel map; its pgoff locates _text (KASLR) */
 		vp_pdw_mmap2(r->w, PERF_RECORD_MISC_KERNEL, UINT32_MAX, 0, text, ~0ull - text, text, 5, 0,

@@ -59,7 +59,7 @@ struct vp_dso *vp_dso_get(struct vp_dsos *s, const char *name, enum dso_kind kin
 /* perf reads [vdso] samples from the vdso image of the kernel it runs on
  * (copied out of its own address space): right when the file comes from this
  * kernel. A recording's own [vdso] symbols serve anywhere. */
-static void vdso_load(struct vp_dso *d, int kernel_mismatch)
+static void vdso_load(struct vp_dso *d, int other_kernel)
 {
 	const uint8_t *img = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
 	char tmp[] = "/tmp/vmprof-vdso.XXXXXX";
@@ -72,7 +72,7 @@ static void vdso_load(struct vp_dso *d, int kernel_mismatch)
 		d->use_port = 1;
 		return;
 	}
-	if (!img || kernel_mismatch || memcmp(img, "\177ELF", 4) || img[4] != 2 /* ELFCLASS64 */)
+	if (!img || other_kernel || memcmp(img, "\177ELF", 4) || img[4] != 2 /* ELFCLASS64 */)
 		return;
 	/* The image's extent: its section headers end it (they come last). */
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
@@ -92,7 +92,7 @@ static void vdso_load(struct vp_dso *d, int kernel_mismatch)
 	unlink(tmp);
 }
 
-void vp_dso_load(struct vp_dsos *s, struct vp_dso *d, int kernel_mismatch)
+void vp_dso_load(struct vp_dsos *s, struct vp_dso *d, int other_kernel)
 {
 	struct vp_error err = { 0 };
 	struct vp_elf_opts eo = { s->symfs, NULL };
@@ -112,7 +112,7 @@ void vp_dso_load(struct vp_dsos *s, struct vp_dso *d, int kernel_mismatch)
 		return;
 	}
 	if (d->kind == DSO_VDSO) {
-		vdso_load(d, kernel_mismatch);
+		vdso_load(d, other_kernel);
 		return;
 	}
 	if (d->kind != DSO_ELF)

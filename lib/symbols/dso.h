@@ -54,9 +54,9 @@ struct vp_dsos {
 
 /* The object of that name, made on first sight; NULL when out of memory. */
 struct vp_dso *vp_dso_get(struct vp_dsos *s, const char *name, enum dso_kind kind);
-/* Look for d's symbols (once; d->loaded says so). kernel_mismatch: the file
- * was recorded on another kernel, whose vdso this machine does not have. */
-void vp_dso_load(struct vp_dsos *s, struct vp_dso *d, int kernel_mismatch);
+/* Look for d's symbols (once; d->loaded says so). other_kernel: the file is
+ * not known to come from the kernel this machine runs, whose vdso is here. */
+void vp_dso_load(struct vp_dsos *s, struct vp_dso *d, int other_kernel);
 /* What a user-space map of this file name holds: DSO_JIT (anonymous
  * executable memory: its perf-PID.map), DSO_VDSO, DSO_NONE (heap, stack...)
  * or DSO_ELF. */

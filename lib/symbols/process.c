@@ -135,7 +135,7 @@ const char *vp_procs_comm_of(struct vp_procs *s, uint32_t pid, uint32_t tid)
 	return t ? t->comm : s->unknown;
 }
 
-void vp_procs_resolve(struct vp_procs *s, struct vp_dsos *dsos, int kernel_mismatch, uint32_t pid,
+void vp_procs_resolve(struct vp_procs *s, struct vp_dsos *dsos, int other_kernel, uint32_t pid,
 		      uint64_t ip, struct vp_resolved *out, const uint32_t **genp,
 		      struct vp_resolved_sym *rs)
 {
@@ -153,7 +153,7 @@ void vp_procs_resolve(struct vp_procs *s, struct vp_dsos *dsos, int kernel_misma
 	d = map->dso;
 	out->dso = d->name;
 	if (!d->loaded)
-		vp_dso_load(dsos, d, kernel_mismatch);
+		vp_dso_load(dsos, d, other_kernel);
 	if (d->use_port) {
 		/* The recorder stored the table in perf's file-offset space (JIT:
 		 * absolute addresses, which is what pgoff = start gives). */

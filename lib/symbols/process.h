@@ -36,7 +36,7 @@ int vp_procs_fork(struct vp_procs *s, const struct vp_task_event *e);
 const char *vp_procs_comm_of(struct vp_procs *s, uint32_t pid, uint32_t tid);
 /* Resolve ip in pid's maps; *genp is the process's generation (NULL when the
  * process is not known yet); rs (may be NULL) gets what the recorder stores. */
-void vp_procs_resolve(struct vp_procs *s, struct vp_dsos *dsos, int kernel_mismatch, uint32_t pid,
+void vp_procs_resolve(struct vp_procs *s, struct vp_dsos *dsos, int other_kernel, uint32_t pid,
 		      uint64_t ip, struct vp_resolved *out, const uint32_t **genp,
 		      struct vp_resolved_sym *rs);
 void vp_procs_free(struct vp_procs *s);
