@@ -384,6 +384,44 @@ void vp_comparison_rank(struct vp_comparison *c, enum vp_rank rank, size_t top)
 	}
 }
 
+int vp_comparison_keep_events(struct vp_comparison *c, const char *const *names,
+			      struct vp_error *err)
+{
+	size_t kept = 0;
+
+	if (!names)
+		return 0;
+	for (size_t i = 0; i < c->nevents; i++) {
+		int want = 0;
+		for (size_t k = 0; names[k]; k++)
+			want |= !strcmp(names[k], c->events[i].name);
+		if (want)
+			c->events[kept++] = c->events[i];
+		else
+			free(c->events[i].rows);
+	}
+	c->nevents = kept;
+	for (size_t k = 0; names[k]; k++) {
+		int found = 0;
+		for (size_t i = 0; i < c->nevents; i++)
+			found |= !strcmp(names[k], c->events[i].name);
+		if (!found)
+			return vp_errorf(err, -ENOENT, "no event '%s' in the comparison", names[k]);
+	}
+	return 0;
+}
+
+int vp_comparison_relabel(struct vp_comparison *c, const char *host, const char *guest)
+{
+	const char *h = vp_strpool_intern(c->pool, host), *g = vp_strpool_intern(c->pool, guest);
+
+	if (!h || !g)
+		return -ENOMEM;
+	c->label[VP_HOST] = h;
+	c->label[VP_GUEST] = g;
+	return 0;
+}
+
 static const char *const rank_names[] = {
 	[VP_RANK_MAX] = "max", [VP_RANK_HOST] = "host", [VP_RANK_GUEST] = "guest",
 	[VP_RANK_RATIO] = "ratio", [VP_RANK_DELTA] = "delta", [VP_RANK_ABSDELTA] = "absdelta",
