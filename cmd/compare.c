@@ -1,14 +1,11 @@
 /* vmprof compare: join a host and a guest profile by symbol, per event, and
  * print the top rows; the full comparison is always saved for vmprof chart. */
-#include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "common.h"
 #include "options.h"
-#include "converters/text.h"
 #include "converters/formats.h"
 #include "lib/compare/compare.h"
 
@@ -71,89 +68,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 	return 0;
 }
 
-static void ratio_text(char *buf, size_t n, const struct vp_cmp_row *r, enum vp_value v)
-{
-	enum vp_ratio_kind k;
-	double x = vp_cmp_ratio(r, v, &k);
-
-	if (k == VP_RATIO_BOTH)
-		snprintf(buf, n, "%.2fx", x);
-	else
-		snprintf(buf, n, "%s", k == VP_RATIO_ONLY_HOST ? "only host" : k == VP_RATIO_ONLY_GUEST ? "only guest" : "-");
-}
-
-static int digits(uint64_t v)
-{
-	char b[32];
-	return snprintf(b, sizeof(b), "%" PRIu64, v);
-}
-
-static void print_event(const struct vp_comparison *c, const struct vp_cmp_event *e, int full)
-{
-	int sw[2] = { 7, 7 }, pw[2] = { 6, 6 }, rw = 5;
-	char buf[64];
-
-	for (size_t i = 0; i < e->nrows; i++)
-		for (int s = 0; s < 2; s++) {
-			if (digits(e->rows[i].samples[s]) > sw[s])
-				sw[s] = digits(e->rows[i].samples[s]);
-			if (digits(e->rows[i].period[s]) > pw[s])
-				pw[s] = digits(e->rows[i].period[s]);
-		}
-	for (size_t i = 0; i < e->nrows; i++) {
-		ratio_text(buf, sizeof(buf), &e->rows[i], c->value);
-		if ((int)strlen(buf) > rw)
-			rw = (int)strlen(buf);
-	}
-	/* names come from the files: escaped (text.h) */
-	printf("# Event '");
-	vp_text_puts(stdout, e->name);
-	printf("'");
-	if (!e->present[0] || !e->present[1]) {
-		printf(": only in ");
-		vp_text_puts(stdout, e->present[0] ? c->label[0] : c->label[1]);
-	}
-	printf("\n");
-	for (int s = 0; s < 2; s++)
-		if (e->present[s]) {
-			printf("# %-6s ", s ? "guest" : "host");
-			vp_text_puts(stdout, c->label[s]);
-			printf(": %" PRIu64 " samples, period %" PRIu64 "\n", e->total_samples[s],
-			       e->total_period[s]);
-		}
-	printf("# Rows: %zu of %zu, ranked by %s %s\n#\n", e->nrows, e->total_rows,
-	       vp_rank_name(c->rank), c->value == VP_VALUE_SAMPLES ? "samples" : "period");
-	/* column heads carry the side labels */
-	for (int s = 0; s < 2; s++) {
-		int w = sw[s] + pw[s] + 7 + 4;	/* two gaps of 2, "100.00%" */
-		printf("%s", s ? "  " : "# ");
-		vp_text_fit(stdout, c->label[s], w);
-	}
-	printf("\n# ");
-	for (int s = 0; s < 2; s++)
-		printf("%s%*s  %*s  %7s", s ? "  " : "", sw[s], "Samples", pw[s], "Period", "Share");
-	printf("  %*s  %8s  Symbol\n", rw, "Ratio", "Delta pp");
-	for (size_t i = 0; i < e->nrows; i++) {
-		const struct vp_cmp_row *r = &e->rows[i];
-		printf("  ");
-		for (int s = 0; s < 2; s++)
-			printf("%s%*" PRIu64 "  %*" PRIu64 "  %6.2f%%", s ? "  " : "", sw[s], r->samples[s],
-			       pw[s], r->period[s], 100.0 * vp_cmp_share(e, r, s, c->value));
-		ratio_text(buf, sizeof(buf), r, c->value);
-		int n = full ? (int)strlen(r->symbol) : (int)vp_symbol_display_len(r->symbol);
-		printf("  %*s  %+8.2f  [%c] ", rw, buf, vp_cmp_delta_pp(e, r, c->value),
-		       r->domain ? r->domain : '.');
-		vp_text_write(stdout, r->symbol, (size_t)n);
-		if (c->key & VP_KEY_DSO) {
-			printf("  (");
-			vp_text_puts(stdout, r->dso ? vp_dso_short_name(r->dso) : "");
-			printf(")");
-		}
-		printf("\n");
-	}
-	printf("\n");
-}
-
 static int save(FILE *f, void *ctx)
 {
 	return vp_cmp_save_xml(f, ctx);
@@ -200,10 +114,7 @@ int cmd_compare(int argc, char **argv)
 	} else if (!strcmp(a.format, "xml")) {
 		vp_cmp_write_xml(stdout, c, &oo);
 	} else {
-		printf("# vmprof compare: %s = '%s', %s = '%s'\n#\n", c->label[0], argv[i], c->label[1],
-		       argv[i + 1]);
-		for (size_t e = 0; e < c->nevents; e++)
-			print_event(c, &c->events[e], a.full_names);
+		vp_cmp_write_table(stdout, c, argv[i], argv[i + 1], &oo);
 	}
 	fprintf(stderr, "vmprof compare: saved the full comparison to %s\n", a.output);
 	status = 0;
