@@ -1,4 +1,7 @@
-/* A comparison: two profiles (host, guest) joined per event by key — a full
+/* lib/compare/, the compare stage: profiles joined per event, ranked and cut
+ * (this header); the statistics across runs (stats.h).
+ *
+ * A comparison: two profiles (host, guest) joined per event by key — a full
  * outer join, so a function seen on one side only keeps its row with the other
  * side zero — ranked, optionally cut to the top N. */
 #ifndef VP_COMPARE_H

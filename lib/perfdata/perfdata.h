@@ -1,4 +1,8 @@
-/* perf.data reader: header, attrs and ids, feature sections, and one pass over
+/* lib/perfdata/, the file stage: perf.data in (this header; header.c opens,
+ * walk.c walks through ordered.c and records.c, threaded.c on two threads)
+ * and out (write.h), tracepoint formats (tracedata.h), event names.
+ *
+ * perf.data reader: header, attrs and ids, feature sections, and one pass over
  * the data section calling back into a vp_perf_tool (perf's struct perf_tool
  * pattern). Reads perf 6.1's file and pipe formats, and recovers files whose
  * header was never finished. Memory use is flat in the file's size: records

@@ -1,4 +1,10 @@
-/* Machine state rebuilt from a perf.data stream: processes and their maps
+/* lib/symbols/, the resolve stage: addresses into (symbol, object, domain)
+ * as perf report names them. The session (this header) rebuilds the machine
+ * from a walk and resolves through process.c (user space), dso.c (objects),
+ * the symbol tables of symbols.h (ELF, kallsyms, JIT maps, demangling) and
+ * the recording's own portable symbols (portsyms.h).
+ *
+ * Machine state rebuilt from a perf.data stream: processes and their maps
  * (MMAP/MMAP2, FORK, COMM), kernel and module maps, and the objects (dsos)
  * behind them; resolves an address seen by a process into (symbol, dso,
  * domain) the way perf report does. */
