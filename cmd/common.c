@@ -10,6 +10,7 @@
 
 #include "options.h"
 #include "converters/formats.h"
+#include "lib/util/namelist.h"
 #include "lib/util/outfile.h"
 
 int vp_csv_safe_opt(int id, int *safe)
@@ -143,11 +144,8 @@ static int split_path(const char *dir, const char *name, const char *const *even
 {
 	char file[256];
 	size_t k;
-	int want = !events;
 
-	for (size_t i = 0; events && events[i]; i++)
-		want |= !strcmp(events[i], name);
-	if (!want)
+	if (!vp_names_want(events, name))
 		return 0;
 	for (k = 0; name[k] && k + 1 < sizeof(file); k++)
 		file[k] = (name[k] == '/' || name[k] == ':' || name[k] == ' ') ? '_' : name[k];

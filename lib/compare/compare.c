@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util/namelist.h"
+
 void vp_compare_opts_init(struct vp_compare_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -152,16 +154,6 @@ static void copy_meta(struct vp_comparison *c, struct vp_profile_meta *d,
 	d->hypervisor = copy(c, s->hypervisor, oom);
 }
 
-static int wanted(const struct vp_compare_opts *o, const char *name)
-{
-	if (!o->events)
-		return 1;
-	for (size_t i = 0; o->events[i]; i++)
-		if (!strcmp(o->events[i], name))
-			return 1;
-	return 0;
-}
-
 struct vp_comparison *vp_comparison_new(void)
 {
 	struct vp_comparison *c = calloc(1, sizeof(*c));
@@ -231,7 +223,7 @@ int vp_compare(const struct vp_profile *host, const struct vp_profile *guest,
 	for (int s = 0; s < 2 && !oom; s++) {
 		for (size_t i = 0; i < side[s]->ntables; i++) {
 			const struct vp_event_table *t = side[s]->tables[i];
-			if (!wanted(opts, t->name) || (s == VP_GUEST && vp_profile_find(host, t->name)))
+			if (!vp_names_want(opts->events, t->name) || (s == VP_GUEST && vp_profile_find(host, t->name)))
 				continue;
 			const struct vp_event_table *th = vp_profile_find(host, t->name);
 			const struct vp_event_table *tg = vp_profile_find(guest, t->name);
@@ -392,20 +384,17 @@ int vp_comparison_keep_events(struct vp_comparison *c, const char *const *names,
 	if (!names)
 		return 0;
 	for (size_t i = 0; i < c->nevents; i++) {
-		int want = 0;
-		for (size_t k = 0; names[k]; k++)
-			want |= !strcmp(names[k], c->events[i].name);
-		if (want)
+		if (vp_names_want(names, c->events[i].name))
 			c->events[kept++] = c->events[i];
 		else
 			free(c->events[i].rows);
 	}
 	c->nevents = kept;
 	for (size_t k = 0; names[k]; k++) {
-		int found = 0;
-		for (size_t i = 0; i < c->nevents; i++)
-			found |= !strcmp(names[k], c->events[i].name);
-		if (!found)
+		size_t i = 0;
+		while (i < c->nevents && strcmp(names[k], c->events[i].name))
+			i++;
+		if (i == c->nevents)
 			return vp_errorf(err, -ENOENT, "no event '%s' in the comparison", names[k]);
 	}
 	return 0;

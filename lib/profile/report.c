@@ -10,6 +10,7 @@
 #include "lib/perfdata/perfdata.h"
 #include "lib/perfdata/perf_format.h"
 #include "lib/symbols/session.h"
+#include "lib/util/namelist.h"
 #include "lib/util/u64map.h"
 #include "lib/perfdata/tracedata.h"
 
@@ -68,16 +69,6 @@ struct loader {
 	struct row_slot *rows;	/* ROW_CACHE_SIZE of them */
 };
 
-static int wanted(const struct vp_load_opts *o, const char *name)
-{
-	if (!o->events)
-		return 1;
-	for (size_t i = 0; o->events[i]; i++)
-		if (!strcmp(o->events[i], name))
-			return 1;
-	return 0;
-}
-
 /* The table of an evsel, made on first use (pipe streams add evsels late). */
 static struct vp_event_table *table_make(struct loader *l, const struct vp_evsel *ev)
 {
@@ -99,7 +90,7 @@ static struct vp_event_table *table_make(struct loader *l, const struct vp_evsel
 	}
 	if (!l->resolved_evsel[ev->index]) {
 		l->resolved_evsel[ev->index] = 1;
-		if (wanted(l->o, ev->name)) {
+		if (vp_names_want(l->o->events, ev->name)) {
 			char name[512];
 			/* Two attrs of one name (-e cpu-clock -e cpu-clock) stay apart, as in perf. */
 			snprintf(name, sizeof(name), "%s", ev->name);
@@ -393,7 +384,7 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	}
 	/* Tables in the file's event order, even for events without samples. */
 	for (size_t i = 0; i < vp_perfdata_nevsel(l.pd); i++)
-		if (!table_of(&l, vp_perfdata_evsel(l.pd, i)) && wanted(o, vp_perfdata_evsel(l.pd, i)->name)) {
+		if (!table_of(&l, vp_perfdata_evsel(l.pd, i)) && vp_names_want(o->events, vp_perfdata_evsel(l.pd, i)->name)) {
 			r = vp_errorf(err, -ENOMEM, "out of memory");
 			goto out;
 		}
