@@ -132,10 +132,8 @@ int cmd_chart(int argc, char **argv)
 		return 2;
 	}
 	if (argc - i == 2) {
-		struct vp_side_spec sides[2];
 		a.cmp.co.top = 0;
-		vp_cmp_args_sides(&a.cmp, argv[i], argv[i + 1], sides);
-		if (vp_comparison_build(sides, 2, &a.cmp.co, &c, &err) < 0) {
+		if (vp_cmp_args_build(&a.cmp, argv[i], argv[i + 1], &c, &err) < 0) {
 			vp_cmd_fail("chart", &err);
 			goto out;
 		}

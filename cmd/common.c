@@ -61,9 +61,11 @@ int vp_cmp_args_opt(const struct vp_cmd_info *info, int id, const char *arg, str
 	return 0;
 }
 
-void vp_cmp_args_sides(struct vp_cmp_args *a, const char *host, const char *guest,
-		       struct vp_side_spec sides[2])
+int vp_cmp_args_build(struct vp_cmp_args *a, const char *host, const char *guest,
+		      struct vp_comparison **out, struct vp_error *err)
 {
+	struct vp_side_spec sides[2];
+
 	a->co.events = a->events;
 	a->lo.events = a->events;
 	sides[0] = (struct vp_side_spec){ host, a->lo };
@@ -72,6 +74,7 @@ void vp_cmp_args_sides(struct vp_cmp_args *a, const char *host, const char *gues
 		sides[1].lo.kallsyms = a->g_kallsyms;
 	if (a->g_symfs)
 		sides[1].lo.symfs = a->g_symfs;
+	return vp_comparison_build(sides, 2, &a->co, out, err);
 }
 
 void vp_cmp_args_free(struct vp_cmp_args *a)

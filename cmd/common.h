@@ -65,9 +65,9 @@ void vp_cmp_args_init(struct vp_cmp_args *a);
 /* 1 when id is one of VP_COMPARE_OPTIONS (stored in a), 0 when not, or a
  * negative value after a usage error. */
 int vp_cmp_args_opt(const struct vp_cmd_info *info, int id, const char *arg, struct vp_cmp_args *a);
-/* The builder's side specs for HOST and GUEST, and the event filter set. */
-void vp_cmp_args_sides(struct vp_cmp_args *a, const char *host, const char *guest,
-		       struct vp_side_spec sides[2]);
+/* The comparison of HOST and GUEST with these options (vp_comparison_build). */
+int vp_cmp_args_build(struct vp_cmp_args *a, const char *host, const char *guest,
+		      struct vp_comparison **out, struct vp_error *err);
 void vp_cmp_args_free(struct vp_cmp_args *a);
 
 /* Write a file atomically through fn; on failure nothing is left under path

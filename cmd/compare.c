@@ -76,7 +76,6 @@ static int save(FILE *f, void *ctx)
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_args a = { .format = "table", .output = "vmprof.cmp.xml", .csv_safe = 1 };
-	struct vp_side_spec sides[2];
 	struct vp_comparison *c = NULL;
 	struct vp_error err = { 0 };
 	int i, status = 1;
@@ -95,8 +94,7 @@ int cmd_compare(int argc, char **argv)
 		vp_cmp_args_free(&a.cmp);
 		return 2;
 	}
-	vp_cmp_args_sides(&a.cmp, argv[i], argv[i + 1], sides);
-	if (vp_comparison_build(sides, 2, &a.cmp.co, &c, &err) < 0) {
+	if (vp_cmp_args_build(&a.cmp, argv[i], argv[i + 1], &c, &err) < 0) {
 		vp_cmd_fail("compare", &err);
 		goto out;
 	}
