@@ -25,7 +25,9 @@ struct vp_pdw {
 
 /* A file with no name yet in path's directory, so that a recorder killed
  * before the header is whole leaves nothing under path; where the file system
- * has no O_TMPFILE, path itself. */
+ * has no O_TMPFILE, path itself. Mode 0600 as perf's: a recording holds
+ * kernel addresses (samples, kernel symbols) that kptr_restrict hides from
+ * other users. */
 static FILE *create(const char *path, int *unnamed)
 {
 	char *copy = strdup(path);
@@ -33,13 +35,13 @@ static FILE *create(const char *path, int *unnamed)
 
 	*unnamed = 0;
 	if (copy) {
-		fd = open(dirname(copy), O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+		fd = open(dirname(copy), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 		free(copy);
 	}
 	if (fd >= 0)
 		*unnamed = 1;
 	else
-		fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	FILE *f = fd < 0 ? NULL : fdopen(fd, "w+");
 	if (fd >= 0 && !f)
 		close(fd);
