@@ -149,7 +149,7 @@ int cmd_chart(int argc, char **argv)
 			vp_cmd_fail("chart", &err);
 			goto out;
 		}
-		if (a.cmp.have_labels && vp_comparison_relabel(c, a.cmp.labels[0], a.cmp.labels[1]) < 0) {
+		if (a.cmp.have_labels && vp_comparison_relabel(c, a.cmp.label_v, 2) < 0) {
 			vp_cmd_failf("chart", "out of memory");
 			goto out;
 		}

@@ -53,8 +53,9 @@ int vp_cmp_args_opt(const struct vp_cmd_info *info, int id, const char *arg, str
 	case OPT_CMP_LABELS:
 		if (vp_parse_labels(arg, a->labels) < 0)
 			return vp_usage_error(info, "--labels wants two names, A,B, not '%s'", arg);
-		a->co.label[0] = a->labels[0];
-		a->co.label[1] = a->labels[1];
+		a->label_v[0] = a->labels[0];
+		a->label_v[1] = a->labels[1];
+		a->co.label = a->label_v;
 		a->have_labels = 1;
 		return 1;
 	}

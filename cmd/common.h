@@ -44,6 +44,7 @@ struct vp_cmp_args {
 	const char **events;
 	size_t nevents;
 	char labels[2][256];
+	const char *label_v[2];			/* co.label points here */
 	int have_labels, rank_set;
 };
 #define VP_COMPARE_OPTIONS                                                                  \

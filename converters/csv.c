@@ -80,10 +80,11 @@ int vp_profile_write_csv(FILE *f, const struct vp_profile *p, const struct vp_ou
 	return ferror(f) ? -EIO : 0;
 }
 
-static void ratio_cell(FILE *f, const struct vp_cmp_row *r, enum vp_value v)
+static void ratio_cell(FILE *f, const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
+		       enum vp_value v)
 {
 	enum vp_ratio_kind k;
-	double x = vp_cmp_ratio(r, v, &k);
+	double x = vp_cmp_ratio(e, r, s, v, &k);
 
 	switch (k) {
 	case VP_RATIO_BOTH: fprintf(f, "%.6f", x); break;
@@ -113,8 +114,8 @@ int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out
 				fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f", r->samples[s], r->period[s],
 					vp_cmp_share(ev, r, s, c->value));
 			fputc(',', f);
-			ratio_cell(f, r, c->value);
-			fprintf(f, ",%.6f\r\n", vp_cmp_delta_pp(ev, r, c->value));
+			ratio_cell(f, ev, r, VP_GUEST, c->value);
+			fprintf(f, ",%.6f\r\n", vp_cmp_delta_pp(ev, r, VP_GUEST, c->value));
 		}
 	}
 	return ferror(f) ? -EIO : 0;
@@ -291,7 +292,9 @@ static int cmp_row(struct reader *r)
 {
 	struct vp_comparison *c = r->ctx;
 	struct vp_cmp_event *e = NULL;
-	struct vp_cmp_row row = { 0 };
+	struct vp_cmp_row *row;
+	uint64_t v[4];
+	char domain;
 
 	if (r->line == 1)
 		return header_is(r, VP_CSV_CMP_HEADER);
@@ -300,9 +303,9 @@ static int cmp_row(struct reader *r)
 	if (r->nfield != 12)
 		return vp_errorf(r->err, -EINVAL, "'%s': record %zu: %zu fields, expected 12", r->path,
 				 r->line, r->nfield);
-	if (parse_domain_cell(r, 3, &row.domain) < 0 || parse_u64_cell(r, 4, &row.samples[0]) < 0 ||
-	    parse_u64_cell(r, 5, &row.period[0]) < 0 || parse_u64_cell(r, 7, &row.samples[1]) < 0 ||
-	    parse_u64_cell(r, 8, &row.period[1]) < 0)
+	if (parse_domain_cell(r, 3, &domain) < 0 || parse_u64_cell(r, 4, &v[0]) < 0 ||
+	    parse_u64_cell(r, 5, &v[1]) < 0 || parse_u64_cell(r, 7, &v[2]) < 0 ||
+	    parse_u64_cell(r, 8, &v[3]) < 0)
 		return -EINVAL;
 	const char *name = unguard(r->field[0]);
 	if (c->nevents && !strcmp(c->events[c->nevents - 1].name, name)) {
@@ -316,26 +319,25 @@ static int cmp_row(struct reader *r)
 		if (at < 0)
 			return vp_errorf(r->err, -ENOMEM, "out of memory");
 		e = &c->events[at];
-		e->present[0] = e->present[1] = 1;
 	}
-	/* capacity doubles: grown when the count reaches a power of two */
-	if (!(e->total_rows & (e->total_rows - 1))) {
-		size_t cap = e->total_rows ? 2 * e->total_rows : 1;
-		struct vp_cmp_row *rows = realloc(e->rows, cap * sizeof(*rows));
-		if (!rows)
-			return vp_errorf(r->err, -ENOMEM, "out of memory");
-		e->rows = rows;
-	}
-	row.symbol = vp_strpool_intern(c->pool, unguard(r->field[1]));
-	row.dso = vp_strpool_intern(c->pool, unguard(r->field[2]));
-	if (!row.symbol || !row.dso)
+	if (!(row = vp_cmp_event_add_row(c, e)))
 		return vp_errorf(r->err, -ENOMEM, "out of memory");
-	e->rows[e->total_rows++] = row;
-	e->nrows = e->total_rows;
-	/* A CSV holds no totals: the rows' sums stand in for them. */
+	row->symbol = vp_strpool_intern(c->pool, unguard(r->field[1]));
+	row->dso = vp_strpool_intern(c->pool, unguard(r->field[2]));
+	row->domain = domain;
+	if (!row->symbol || !row->dso)
+		return vp_errorf(r->err, -ENOMEM, "out of memory");
+	/* A CSV holds each side's sums, one run each, and no totals: the
+	 * rows' sums stand in for them. */
 	for (int s = 0; s < 2; s++) {
-		e->total_samples[s] += row.samples[s];
-		e->total_period[s] += row.period[s];
+		uint64_t ts = e->run_total_samples[s] + v[2 * s], tp = e->run_total_period[s] + v[2 * s + 1];
+		if (ts < e->run_total_samples[s] || tp < e->run_total_period[s])
+			return vp_errorf(r->err, -EINVAL, "'%s': record %zu: the event's sums overflow",
+					 r->path, r->line);
+		row->run_samples[s] = v[2 * s];
+		row->run_period[s] = v[2 * s + 1];
+		e->run_total_samples[s] = ts;
+		e->run_total_period[s] = tp;
 	}
 	return 0;
 }
@@ -343,7 +345,8 @@ static int cmp_row(struct reader *r)
 int vp_cmp_read_csv(const char *path, const char *data, size_t len, struct vp_comparison **out,
 		    struct vp_error *err)
 {
-	struct vp_comparison *c = vp_comparison_new();
+	static const size_t one[2] = { 1, 1 };
+	struct vp_comparison *c = vp_comparison_new(2, one);
 	struct reader r = { .path = path, .row = cmp_row, .ctx = c, .err = err };
 
 	*out = NULL;
@@ -357,9 +360,19 @@ int vp_cmp_read_csv(const char *path, const char *data, size_t len, struct vp_co
 	/* An event with nothing on one side was on that side only. */
 	for (size_t i = 0; i < c->nevents; i++)
 		for (int s = 0; s < 2; s++)
-			c->events[i].present[s] = c->events[i].total_samples[s] || c->events[i].total_period[s];
+			c->events[i].run_present[s] = c->events[i].run_total_samples[s] ||
+						      c->events[i].run_total_period[s];
 	c->label[0] = vp_strpool_intern(c->pool, "host");
 	c->label[1] = vp_strpool_intern(c->pool, "guest");
+	if (!c->label[0] || !c->label[1]) {
+		vp_comparison_free(c);
+		return vp_errorf(err, -ENOMEM, "out of memory");
+	}
+	if ((r.rc = vp_comparison_finish(c, err)) < 0) {
+		vp_error_prefix(err, "'%s': ", path);
+		vp_comparison_free(c);
+		return r.rc;
+	}
 	*out = c;
 	return 0;
 }

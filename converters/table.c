@@ -137,10 +137,11 @@ int vp_profile_write_table(FILE *f, const struct vp_profile *p, const char *inpu
 	return ferror(f) ? -EIO : 0;
 }
 
-static void ratio_text(char *buf, size_t n, const struct vp_cmp_row *r, enum vp_value v)
+static void ratio_text(char *buf, size_t n, const struct vp_cmp_event *e, const struct vp_cmp_row *r,
+		       size_t s, enum vp_value v)
 {
 	enum vp_ratio_kind k;
-	double x = vp_cmp_ratio(r, v, &k);
+	double x = vp_cmp_ratio(e, r, s, v, &k);
 
 	if (k == VP_RATIO_BOTH)
 		snprintf(buf, n, "%.2fx", x);
@@ -167,7 +168,7 @@ static void write_event(FILE *f, const struct vp_comparison *c, const struct vp_
 				pw[s] = digits(e->rows[i].period[s]);
 		}
 	for (size_t i = 0; i < e->nrows; i++) {
-		ratio_text(buf, sizeof(buf), &e->rows[i], c->value);
+		ratio_text(buf, sizeof(buf), e, &e->rows[i], VP_GUEST, c->value);
 		if ((int)strlen(buf) > rw)
 			rw = (int)strlen(buf);
 	}
@@ -205,9 +206,9 @@ static void write_event(FILE *f, const struct vp_comparison *c, const struct vp_
 		for (int s = 0; s < 2; s++)
 			fprintf(f, "%s%*" PRIu64 "  %*" PRIu64 "  %6.2f%%", s ? "  " : "", sw[s], r->samples[s],
 			       pw[s], r->period[s], 100.0 * vp_cmp_share(e, r, s, c->value));
-		ratio_text(buf, sizeof(buf), r, c->value);
+		ratio_text(buf, sizeof(buf), e, r, VP_GUEST, c->value);
 		int n = full ? (int)strlen(r->symbol) : (int)vp_symbol_display_len(r->symbol);
-		fprintf(f, "  %*s  %+8.2f  [%c] ", rw, buf, vp_cmp_delta_pp(e, r, c->value),
+		fprintf(f, "  %*s  %+8.2f  [%c] ", rw, buf, vp_cmp_delta_pp(e, r, VP_GUEST, c->value),
 		       r->domain ? r->domain : '.');
 		vp_text_write(f, r->symbol, (size_t)n);
 		if (c->key & VP_KEY_DSO) {

@@ -243,7 +243,6 @@ static int read_cmp_event(struct xin *x, struct vp_comparison *c, xmlNodePtr n)
 	static const char *const side[2] = { "host", "guest" };
 	int oom = 0, r = 0, at;
 	char *name = get(n, "name");
-	size_t nrows = 0;
 
 	if (!name)
 		return bad(x, n, "event without", "name");
@@ -256,21 +255,19 @@ static int read_cmp_event(struct xin *x, struct vp_comparison *c, xmlNodePtr n)
 		char a[32];
 		snprintf(a, sizeof(a), "%s-name", side[s]);
 		e->side_name[s] = get_str(c->pool, n, a, &oom);
-		e->present[s] = e->side_name[s] != NULL;
+		e->run_present[s] = e->side_name[s] != NULL;
 		snprintf(a, sizeof(a), "%s-samples", side[s]);
-		if ((r = get_u64(x, n, a, &e->total_samples[s], e->present[s])) < 0)
+		if ((r = get_u64(x, n, a, &e->run_total_samples[s], e->run_present[s])) < 0)
 			break;
 		snprintf(a, sizeof(a), "%s-period", side[s]);
-		r = get_u64(x, n, a, &e->total_period[s], e->present[s]);
+		r = get_u64(x, n, a, &e->run_total_period[s], e->run_present[s]);
 	}
-	for (xmlNodePtr k = n->children; k; k = k->next)
-		nrows += is(k, "row");
-	if (r >= 0 && !(e->rows = calloc(nrows ? nrows : 1, sizeof(*e->rows))))
-		r = vp_errorf(x->err, -ENOMEM, "out of memory");
 	for (xmlNodePtr k = n->children; k && r >= 0; k = k->next) {
 		if (!is(k, "row"))
 			continue;
-		struct vp_cmp_row *row = &e->rows[e->total_rows];
+		struct vp_cmp_row *row = vp_cmp_event_add_row(c, e);
+		if (!row)
+			return vp_errorf(x->err, -ENOMEM, "out of memory");
 		row->symbol = get_str(c->pool, k, "symbol", &oom);
 		row->dso = get_str(c->pool, k, "dso", &oom);
 		if (oom)
@@ -278,17 +275,16 @@ static int read_cmp_event(struct xin *x, struct vp_comparison *c, xmlNodePtr n)
 		if (!row->symbol)
 			return bad(x, k, "row without", "symbol");
 		if ((r = get_domain(x, k, &row->domain)) < 0 ||
-		    (r = get_u64(x, k, "host-samples", &row->samples[0], 1)) < 0 ||
-		    (r = get_u64(x, k, "host-period", &row->period[0], 1)) < 0 ||
-		    (r = get_u64(x, k, "guest-samples", &row->samples[1], 1)) < 0 ||
-		    (r = get_u64(x, k, "guest-period", &row->period[1], 1)) < 0)
+		    (r = get_u64(x, k, "host-samples", &row->run_samples[0], 1)) < 0 ||
+		    (r = get_u64(x, k, "host-period", &row->run_period[0], 1)) < 0 ||
+		    (r = get_u64(x, k, "guest-samples", &row->run_samples[1], 1)) < 0 ||
+		    (r = get_u64(x, k, "guest-period", &row->run_period[1], 1)) < 0)
 			break;
 		for (int s = 0; s < 2; s++)
-			if (row->samples[s] > e->total_samples[s] || row->period[s] > e->total_period[s])
+			if (row->run_samples[s] > e->run_total_samples[s] ||
+			    row->run_period[s] > e->run_total_period[s])
 				return bad(x, k, "a row is larger than its event's total:", row->symbol);
-		e->total_rows++;
 	}
-	e->nrows = e->total_rows;
 	return r;
 }
 
@@ -305,7 +301,8 @@ int vp_cmp_read_xml(const char *path, const char *data, size_t len, struct vp_co
 	*out = NULL;
 	if (!doc)
 		return -EINVAL;
-	if (!(c = vp_comparison_new())) {
+	static const size_t one[2] = { 1, 1 };
+	if (!(c = vp_comparison_new(2, one))) {
 		r = vp_errorf(err, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -340,7 +337,7 @@ int vp_cmp_read_xml(const char *path, const char *data, size_t len, struct vp_co
 			c->label[sd] = get_str(c->pool, n, "label", &oom);
 			for (xmlNodePtr m = n->children; m && r >= 0; m = m->next)
 				if (is(m, "meta"))
-					r = read_meta(&x, m, &c->meta[sd], c->pool);
+					r = read_meta(&x, m, &c->run_meta[sd], c->pool);
 		} else if (is(n, "event")) {
 			r = read_cmp_event(&x, c, n);
 		}
@@ -348,8 +345,10 @@ int vp_cmp_read_xml(const char *path, const char *data, size_t len, struct vp_co
 	if (r >= 0 && oom)
 		r = vp_errorf(err, -ENOMEM, "out of memory");
 	for (int sd = 0; sd < 2 && r >= 0; sd++)
-		if (!c->label[sd])
-			c->label[sd] = vp_strpool_intern(c->pool, sd ? "guest" : "host");
+		if (!c->label[sd] && !(c->label[sd] = vp_strpool_intern(c->pool, sd ? "guest" : "host")))
+			r = vp_errorf(err, -ENOMEM, "out of memory");
+	if (r >= 0 && (r = vp_comparison_finish(c, err)) < 0)
+		vp_error_prefix(err, "'%s': ", path);
 out:
 	xmlFreeDoc(doc);
 	if (r < 0) {

@@ -239,7 +239,7 @@ static int write_cmp(FILE *f, const struct vp_comparison *c, const struct vp_out
 			const struct vp_cmp_row *r = &ev->rows[i];
 			char d[2] = { dom(r->domain), 0 };
 			enum vp_ratio_kind k;
-			double ratio = vp_cmp_ratio(r, c->value, &k);
+			double ratio = vp_cmp_ratio(ev, r, VP_GUEST, c->value, &k);
 			xmlTextWriterStartElement(x.w, BAD_CAST "row");
 			/* a saved comparison keeps names whole: the chart shortens them */
 			write_symbol(x.w, r->symbol, all || (o && o->full_names));
@@ -253,7 +253,7 @@ static int write_cmp(FILE *f, const struct vp_comparison *c, const struct vp_out
 				attr_f(x.w, "ratio", "%.6f", ratio);
 			else
 				attr(x.w, "only", k == VP_RATIO_ONLY_HOST ? "host" : "guest");
-			attr_f(x.w, "delta", "%.6f", vp_cmp_delta_pp(ev, r, c->value));
+			attr_f(x.w, "delta", "%.6f", vp_cmp_delta_pp(ev, r, VP_GUEST, c->value));
 			xmlTextWriterEndElement(x.w);
 		}
 		xmlTextWriterEndElement(x.w);

@@ -60,8 +60,11 @@ double vp_draw_heading(struct canvas *c, const struct vp_comparison *cmp, const 
 	/* labels come from the files: the first part may already fill sub */
 	if (n < sizeof(sub) && e->side_name[0] && e->side_name[1] &&
 	    strcmp(e->side_name[0], e->side_name[1]))
-		snprintf(sub + n, sizeof(sub) - n, "; events differ: %s %s, %s %s", cmp->label[0],
-			 e->side_name[0], cmp->label[1], e->side_name[1]);
+		n += (size_t)snprintf(sub + n, sizeof(sub) - n, "; events differ: %s %s, %s %s",
+				      cmp->label[0], e->side_name[0], cmp->label[1], e->side_name[1]);
+	/* the charts draw two sides so far: say which when there are more */
+	if (n < sizeof(sub) && cmp->nsides > 2)
+		snprintf(sub + n, sizeof(sub) - n, "; showing the first 2 of %zu sides", cmp->nsides);
 	vp_font(cr, 11, 0);
 	vp_set_rgb(cr, &vp_ink_rgb);
 	vp_fit(cr, sub, c->w - 32, fit, sizeof(fit));

@@ -281,11 +281,11 @@ static void empty_table_and_disjoint_events_stay_finite(void **state)
 	const struct vp_cmp_event *e = event(c, "cpu-clock");
 	assert_true(e->present[VP_HOST] && e->present[VP_GUEST]);
 	assert_int_equal(e->total_rows, 1);
-	double ratio = vp_cmp_ratio(&e->rows[0], VP_VALUE_PERIOD, &k);
+	double ratio = vp_cmp_ratio(e, &e->rows[0], VP_GUEST, VP_VALUE_PERIOD, &k);
 	assert_int_equal(k, VP_RATIO_ONLY_HOST);
 	assert_true(isfinite(ratio));
 	assert_true(vp_cmp_share(e, &e->rows[0], VP_GUEST, VP_VALUE_PERIOD) == 0.0);
-	assert_true(fabs(vp_cmp_delta_pp(e, &e->rows[0], VP_VALUE_PERIOD) + 100.0) < 1e-9);
+	assert_true(fabs(vp_cmp_delta_pp(e, &e->rows[0], VP_GUEST, VP_VALUE_PERIOD) + 100.0) < 1e-9);
 	e = event(c, "task-clock");
 	assert_true(e->present[VP_HOST] && !e->present[VP_GUEST]);
 	e = event(c, "page-faults");
@@ -295,7 +295,7 @@ static void empty_table_and_disjoint_events_stay_finite(void **state)
 		for (size_t i = 0; i < c->nevents; i++)
 			for (size_t j = 0; j < c->events[i].nrows; j++)
 				assert_true(isfinite(vp_cmp_delta_pp(&c->events[i], &c->events[i].rows[j],
-								     VP_VALUE_PERIOD)));
+								     VP_GUEST, VP_VALUE_PERIOD)));
 	}
 	vp_comparison_free(c);
 	vp_profile_free(h);
