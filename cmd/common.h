@@ -35,17 +35,17 @@ enum { OPT_CSV_SAFE = VP_OPT_SHARED, OPT_CSV_UNSAFE, OPT_CMP_VALUE, OPT_CMP_LABE
 int vp_csv_safe_opt(int id, int *safe);
 
 /* What shapes a comparison, the same for vmprof compare and vmprof chart
- * HOST GUEST (both build it with vp_comparison_build): the join, ranking and
- * labels, and how each side's input is read. */
+ * SIDE SIDE... (both build it with vp_comparison_build): the join, ranking
+ * and labels, and how each side's runs are read. */
 struct vp_cmp_args {
 	struct vp_compare_opts co;
-	struct vp_load_opts lo;			/* both sides */
-	const char *g_kallsyms, *g_symfs;	/* the guest input's own symbol sources */
+	struct vp_load_opts lo;			/* every side */
+	const char *g_kallsyms, *g_symfs;	/* the other sides' own symbol sources */
 	const char **events;
 	size_t nevents;
-	char labels[2][256];
-	const char *label_v[2];			/* co.label points here */
-	int have_labels, rank_set;
+	const char **labels;			/* --labels, NULL-terminated; co.label once built */
+	size_t nlabels;
+	int rank_set;
 };
 #define VP_COMPARE_OPTIONS                                                                  \
 	{ "key", 'k', "KEYS", "join on sym (default), sym,dso (dso by base name) or sym,dso,domain", \
@@ -53,22 +53,26 @@ struct vp_cmp_args {
 	{ "event", 'e', "NAME", "only this event (repeat or comma separate for several)", 'e' },  \
 	{ "sort", 's', "HOW", "rank by max (default), host, guest, ratio, delta or absdelta", 's' }, \
 	{ "value", 0, "WHAT", "compare 'period' (default) or 'samples'", OPT_CMP_VALUE },        \
-	{ "labels", 0, "A,B", "column labels for the two sides", OPT_CMP_LABELS }
+	{ "labels", 0, "A,B,...", "column labels, one per side", OPT_CMP_LABELS }
 /* How the sides are read, bound into the struct vp_cmp_args FIELD of TYPE. */
 #define VP_COMPARE_INPUT_OPTIONS(type, field)                                               \
 	VP_LOAD_OPTIONS(type, field.lo),                                                      \
-	VP_OPT_STRING("guest-file-kallsyms", 0, "FILE", "kernel symbols for the GUEST input only: a " \
-		      "copy of /proc/kallsyms from the machine it was recorded on", type,         \
-		      field.g_kallsyms),                                                      \
-	VP_OPT_STRING("guest-file-symfs", 0, "DIR", "binaries of the GUEST input's machine, for that " \
-		      "input only", type, field.g_symfs)
+	VP_OPT_STRING("guest-file-kallsyms", 0, "FILE", "kernel symbols for the sides after the " \
+		      "first only (the GUEST): a copy of /proc/kallsyms from the machine they were " \
+		      "recorded on", type, field.g_kallsyms),                                   \
+	VP_OPT_STRING("guest-file-symfs", 0, "DIR", "binaries of the GUEST's machine, for the " \
+		      "sides after the first only", type, field.g_symfs)
 void vp_cmp_args_init(struct vp_cmp_args *a);
 /* 1 when id is one of VP_COMPARE_OPTIONS (stored in a), 0 when not, or a
  * negative value after a usage error. */
 int vp_cmp_args_opt(const struct vp_cmd_info *info, int id, const char *arg, struct vp_cmp_args *a);
-/* The comparison of HOST and GUEST with these options (vp_comparison_build). */
-int vp_cmp_args_build(struct vp_cmp_args *a, const char *host, const char *guest,
-		      struct vp_comparison **out, struct vp_error *err);
+/* The comparison of the n sides args (vp_side_spec_parse, then
+ * vp_comparison_build) with these options. -EINVAL with a usage message in
+ * err when --labels does not give one name per side. */
+int vp_cmp_args_build(struct vp_cmp_args *a, char *const *args, size_t n, struct vp_comparison **out,
+		      struct vp_error *err);
+/* 0 when n sides suit the options (--labels names each), else a usage error (< 0). */
+int vp_cmp_args_check(const struct vp_cmd_info *info, const struct vp_cmp_args *a, size_t n);
 void vp_cmp_args_free(struct vp_cmp_args *a);
 
 /* Write a file atomically through fn; on failure nothing is left under path
@@ -85,8 +89,9 @@ int vp_split_csv(const char *cmd, const struct vp_profile *p, struct vp_out_opts
 
 /* "period" or "samples" (--value); -1 for anything else. */
 int vp_parse_value(const char *arg, enum vp_value *v);
-/* "A,B" (--labels) into two names; -1 unless exactly two non-empty names fit. */
-int vp_parse_labels(const char *arg, char labels[2][256]);
+/* "A,B,..." (--labels) into names (NULL-terminated, appended to *names);
+ * -1 when a name is empty (nothing appended), -ENOMEM. */
+int vp_parse_labels(const char *arg, const char ***names, size_t *n);
 
 /* Append the names of a comma-separated list to a NULL-terminated array. */
 int vp_add_names(const char ***names, size_t *n, const char *list);

@@ -80,42 +80,69 @@ int vp_profile_write_csv(FILE *f, const struct vp_profile *p, const struct vp_ou
 	return ferror(f) ? -EIO : 0;
 }
 
-static void ratio_cell(FILE *f, const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
-		       enum vp_value v)
+/* ",ratio,delta" of side s: "only host" ("only base" with K > 2 sides) and
+ * "only guest" ("only side") when one of the two has no value. */
+static void ratio_delta(FILE *f, const struct vp_comparison *c, const struct vp_cmp_event *e,
+			const struct vp_cmp_row *r, size_t s)
 {
 	enum vp_ratio_kind k;
-	double x = vp_cmp_ratio(e, r, s, v, &k);
+	double x = vp_cmp_ratio(e, r, s, c->value, &k);
 
+	fputc(',', f);
 	switch (k) {
 	case VP_RATIO_BOTH: fprintf(f, "%.6f", x); break;
-	case VP_RATIO_ONLY_HOST: fputs("only host", f); break;
-	case VP_RATIO_ONLY_GUEST: fputs("only guest", f); break;
+	case VP_RATIO_ONLY_HOST: fputs(c->nsides == 2 ? "only host" : "only base", f); break;
+	case VP_RATIO_ONLY_GUEST: fputs(c->nsides == 2 ? "only guest" : "only side", f); break;
 	case VP_RATIO_NONE: break;
 	}
+	fprintf(f, ",%.6f", vp_cmp_delta_pp(e, r, s, c->value));
+}
+
+static void key_cells(FILE *f, const struct vp_cmp_event *ev, const struct vp_cmp_row *r,
+		      const struct vp_out_opts *o)
+{
+	text_cell(f, ev->name, strlen(ev->name), o->csv_safe);
+	fputc(',', f);
+	symbol_cell(f, r->symbol, o);
+	fputc(',', f);
+	text_cell(f, r->dso ? r->dso : "", r->dso ? strlen(r->dso) : 0, o->csv_safe);
+	fputc(',', f);
+	dom_cell(f, r->domain);
+}
+
+static void side_cells(FILE *f, const struct vp_comparison *c, const struct vp_cmp_event *ev,
+		       const struct vp_cmp_row *r, size_t s)
+{
+	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f", r->samples[s], r->period[s],
+		vp_cmp_share(ev, r, s, c->value));
 }
 
 int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out_opts *o)
 {
-	fputs(VP_CSV_CMP_HEADER "\r\n", f);
+	fputs(c->nsides == 2 ? VP_CSV_CMP_HEADER "\r\n" : VP_CSV_CMP_SIDES_HEADER "\r\n", f);
 	for (size_t e = 0; e < c->nevents; e++) {
 		const struct vp_cmp_event *ev = &c->events[e];
 		if (!wanted(o, ev->name))
 			continue;
 		for (size_t i = 0; i < ev->nrows; i++) {
 			const struct vp_cmp_row *r = &ev->rows[i];
-			text_cell(f, ev->name, strlen(ev->name), o->csv_safe);
-			fputc(',', f);
-			symbol_cell(f, r->symbol, o);
-			fputc(',', f);
-			text_cell(f, r->dso ? r->dso : "", r->dso ? strlen(r->dso) : 0, o->csv_safe);
-			fputc(',', f);
-			dom_cell(f, r->domain);
-			for (int s = 0; s < 2; s++)
-				fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f", r->samples[s], r->period[s],
-					vp_cmp_share(ev, r, s, c->value));
-			fputc(',', f);
-			ratio_cell(f, ev, r, VP_GUEST, c->value);
-			fprintf(f, ",%.6f\r\n", vp_cmp_delta_pp(ev, r, VP_GUEST, c->value));
+			if (c->nsides == 2) {
+				key_cells(f, ev, r, o);
+				side_cells(f, c, ev, r, 0);
+				side_cells(f, c, ev, r, 1);
+				ratio_delta(f, c, ev, r, VP_GUEST);
+				fputs("\r\n", f);
+				continue;
+			}
+			for (size_t s = 1; s < c->nsides; s++) {
+				key_cells(f, ev, r, o);
+				fputc(',', f);
+				text_cell(f, c->label[s], strlen(c->label[s]), o->csv_safe);
+				side_cells(f, c, ev, r, 0);
+				side_cells(f, c, ev, r, s);
+				ratio_delta(f, c, ev, r, s);
+				fputs("\r\n", f);
+			}
 		}
 	}
 	return ferror(f) ? -EIO : 0;
@@ -369,7 +396,7 @@ int vp_cmp_read_csv(const char *path, const char *data, size_t len, struct vp_co
 		return vp_errorf(err, -ENOMEM, "out of memory");
 	}
 	if ((r.rc = vp_comparison_finish(c, err)) < 0) {
-		vp_error_prefix(err, "'%s': ", path);
+		vp_error_prefix(err, "'%s'", path);
 		vp_comparison_free(c);
 		return r.rc;
 	}

@@ -304,18 +304,50 @@ static void empty_table_and_disjoint_events_stay_finite(void **state)
 
 static void malformed_saved_comparisons_are_refused(void **state)
 {
+#define V1 "<vmprof-comparison version=\"1\" key=\"sym\" value=\"period\" rank=\"max\">"
+#define SIDES1 "<side which=\"host\" label=\"h\"><meta/></side><side which=\"guest\" label=\"g\"><meta/></side>"
+#define V2 "<vmprof-comparison version=\"2\" key=\"sym\" value=\"period\" rank=\"max\" alpha=\"0.05\">"
+#define SIDES2 "<side which=\"host\" index=\"0\" label=\"h\" runs=\"1\"><run index=\"0\"><meta/></run></side>" \
+	"<side which=\"guest\" index=\"1\" label=\"g\" runs=\"2\"><run index=\"1\"><meta/></run>" \
+	"<run index=\"2\"><meta/></run></side>"
+#define EV2 "<event name=\"e\" rows=\"1\"><run index=\"0\" samples=\"5\" period=\"5\"/>" \
+	"<run index=\"1\" samples=\"5\" period=\"5\"/>"
 	static const char *const bad[] = {
-		"<vmprof-comparison version=\"1\" key=\"sym\" value=\"period\" rank=\"max\"><event",
+		V1 "<event",
 		"<vmprof-profile version=\"1\"/>",
-		"<vmprof-comparison version=\"1\" key=\"sideways\" value=\"period\" rank=\"max\"/>",
-		"<vmprof-comparison version=\"1\" key=\"sym\" value=\"period\" rank=\"max\">"
-		"<event name=\"e\" host-name=\"e\" host-samples=\"1\" host-period=\"1\" rows=\"1\">"
+		"<vmprof-comparison version=\"1\" key=\"sideways\" value=\"period\" rank=\"max\">" SIDES1
+		"</vmprof-comparison>",
+		/* version 1: a row above its event's total; a bad domain; one side */
+		V1 SIDES1 "<event name=\"e\" host-name=\"e\" host-samples=\"1\" host-period=\"1\" rows=\"1\">"
 		"<row symbol=\"f\" dso=\"\" domain=\".\" host-samples=\"9\" host-period=\"1\" "
 		"guest-samples=\"0\" guest-period=\"0\" delta=\"0\"/></event></vmprof-comparison>",
-		"<vmprof-comparison version=\"1\" key=\"sym\" value=\"period\" rank=\"max\">"
-		"<event name=\"e\" host-name=\"e\" host-samples=\"1\" host-period=\"1\" rows=\"1\">"
+		V1 SIDES1 "<event name=\"e\" host-name=\"e\" host-samples=\"1\" host-period=\"1\" rows=\"1\">"
 		"<row symbol=\"f\" dso=\"\" domain=\"Z\" host-samples=\"1\" host-period=\"1\" "
 		"guest-samples=\"0\" guest-period=\"0\" delta=\"0\"/></event></vmprof-comparison>",
+		V1 "<side which=\"host\" label=\"h\"><meta/></side></vmprof-comparison>",
+		/* version 2: a run list too short, too long, not counts; a row above its
+		 * run's total; values in a run without the event; an index out of
+		 * range; a side without runs; an unknown version; alpha out of range */
+		V2 SIDES2 EV2 "<row symbol=\"f\" dso=\"\" domain=\".\" run-samples=\"1 1\" run-period=\"1 1 0\"/>"
+		"</event></vmprof-comparison>",
+		V2 SIDES2 EV2 "<row symbol=\"f\" dso=\"\" domain=\".\" run-samples=\"1 1 0 0\" run-period=\"1 1 0\"/>"
+		"</event></vmprof-comparison>",
+		V2 SIDES2 EV2 "<row symbol=\"f\" dso=\"\" domain=\".\" run-samples=\"1 -1 0\" run-period=\"1 1 0\"/>"
+		"</event></vmprof-comparison>",
+		V2 SIDES2 EV2 "<row symbol=\"f\" dso=\"\" domain=\".\" run-samples=\"1 x 0\" run-period=\"1 1 0\"/>"
+		"</event></vmprof-comparison>",
+		V2 SIDES2 EV2 "<row symbol=\"f\" dso=\"\" domain=\".\" run-samples=\"6 1 0\" run-period=\"1 1 0\"/>"
+		"</event></vmprof-comparison>",
+		V2 SIDES2 EV2 "<row symbol=\"f\" dso=\"\" domain=\".\" run-samples=\"1 1 1\" run-period=\"1 1 1\"/>"
+		"</event></vmprof-comparison>",
+		V2 SIDES2 "<event name=\"e\" rows=\"0\"><run index=\"3\" samples=\"5\" period=\"5\"/></event>"
+		"</vmprof-comparison>",
+		V2 "<side which=\"host\" index=\"0\" label=\"h\" runs=\"1\"><run index=\"0\"><meta/></run></side>"
+		"<side which=\"guest\" index=\"1\" label=\"g\" runs=\"1\"/></vmprof-comparison>",
+		"<vmprof-comparison version=\"3\" key=\"sym\" value=\"period\" rank=\"max\">" SIDES2
+		"</vmprof-comparison>",
+		"<vmprof-comparison version=\"2\" key=\"sym\" value=\"period\" rank=\"max\" alpha=\"1.5\">" SIDES2
+		"</vmprof-comparison>",
 	};
 	struct vp_comparison *c;
 	struct vp_error err;
