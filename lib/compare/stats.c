@@ -11,20 +11,31 @@
 
 #include <gsl/gsl_cdf.h>
 
+static double at(const double *x, const double *div, size_t i)
+{
+	return div ? (div[i] > 0 ? x[i] / div[i] : 0) : x[i];
+}
+
 /* Mean and sample variance (ddof 1; 0 with one run) of x[i], or of the
- * shares x[i] / div[i] (0 where div[i] is 0) when div is given. */
+ * shares x[i] / div[i] (0 where div[i] is 0) when div is given. Equal
+ * values have variance 0 exactly (a sum of n equal shares divided by n need
+ * not give the share back), so "no spread" is recognised. */
 static void moments(const double *x, const double *div, size_t n, double *mean, double *var)
 {
 	double s = 0, ss = 0;
+	int equal = 1;
 
-	for (size_t i = 0; i < n; i++)
-		s += div ? (div[i] > 0 ? x[i] / div[i] : 0) : x[i];
-	*mean = n ? s / (double)n : NAN;
 	for (size_t i = 0; i < n; i++) {
-		double d = (div ? (div[i] > 0 ? x[i] / div[i] : 0) : x[i]) - *mean;
+		s += at(x, div, i);
+		equal &= at(x, div, i) == at(x, div, 0);
+	}
+	*mean = !n ? NAN : equal ? at(x, div, 0) : s / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double d = at(x, div, i) - *mean;
+
 		ss += d * d;
 	}
-	*var = n > 1 ? ss / (double)(n - 1) : 0;
+	*var = n > 1 && !equal ? ss / (double)(n - 1) : 0;
 }
 
 void vp_stat_describe(const struct vp_stat_side *s, struct vp_stat_desc *out)
