@@ -10,9 +10,10 @@
  * need. The bound is found instead as the root, in log-odds, of GSL's beta
  * CDF (the binomial tail) with GSL's Brent solver, each tail evaluated on the
  * smaller of pi and 1 - pi. GSL's incomplete beta (a continued fraction
- * capped at 512 iterations) stops converging when both counts pass a few
- * 10^5; there the binomial is normal to a relative skew below 1/300, and the
- * score test with its inverse, the Wilson interval, is used. */
+ * capped at 512 iterations) has relative error near n pi (1 - pi) 1e-15 and
+ * stops converging past a few 10^5 a side; when both counts exceed 20000 the
+ * binomial is normal to a skew below 1/100, and the score test with its
+ * inverse, the Wilson interval, is used. */
 #include "stats_binom.h"
 
 #include <errno.h>
