@@ -4,7 +4,7 @@
 PREFIX   ?= /usr/local
 BUILD    ?= build
 CC       ?= cc
-PKGS      = libtraceevent libxml-2.0 cairo libelf
+PKGS      = libtraceevent libxml-2.0 cairo libelf gsl
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -31,6 +31,10 @@ UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/test/%)
 SAN_LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/san/test/%)
+# Programs through which integration tests drive lib/ (test/drivers/*.c)
+DRIVER_SRCS = $(sort $(wildcard test/drivers/*.c))
+DRIVER_BINS = $(DRIVER_SRCS:test/drivers/%.c=$(BUILD)/test/drivers/%)
+SAN_DRIVER_BINS = $(DRIVER_SRCS:test/drivers/%.c=$(BUILD)/san/test/drivers/%)
 
 .PHONY: all deps check check-layers check-unit check-unit-san check-integration check-integration-opt \
         check-vm check-fuzz-regress \
@@ -77,6 +81,10 @@ $(BUILD)/test/%: test/unit/%.c $(UNIT_HELP) $(BUILD)/libvmprof.a
 	$(CC) $(ALL_CFLAGS) -Itest/unit $(shell pkg-config --cflags cmocka) -o $@ $< $(UNIT_HELP) \
 	    $(BUILD)/libvmprof.a $(LDLIBS) $(shell pkg-config --libs cmocka)
 
+$(BUILD)/test/drivers/%: test/drivers/%.c $(BUILD)/libvmprof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libvmprof.a $(LDLIBS)
+
 # The same sources built with ASan+UBSan, for the unit tests and a sanitized binary.
 $(BUILD)/san/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -93,6 +101,10 @@ $(BUILD)/san/test/%: test/unit/%.c $(UNIT_HELP) $(BUILD)/san/libvmprof.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -Itest/unit $(shell pkg-config --cflags cmocka) -o $@ $< \
 	    $(UNIT_HELP) $(BUILD)/san/libvmprof.a $(LDLIBS) $(shell pkg-config --libs cmocka)
+
+$(BUILD)/san/test/drivers/%: test/drivers/%.c $(BUILD)/san/libvmprof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $< $(BUILD)/san/libvmprof.a $(LDLIBS)
 
 # Fuzzing (clang, libFuzzer): each test/fuzz/fuzz_NAME.c is a target.
 FUZZ_NAMES  = $(patsubst test/fuzz/fuzz_%.c,%,$(filter-out test/fuzz/fuzz_util.c,$(wildcard test/fuzz/fuzz_*.c)))
@@ -140,7 +152,8 @@ deps:
 # runs the unit tests, the unit tests again under ASan+UBSan, then the
 # integration tests against the real perf.
 check: deps
-	@$(MAKE) --no-print-directory all workloads $(BUILD)/san/vmprof $(UNIT_BINS) $(SAN_UNIT_BINS)
+	@$(MAKE) --no-print-directory all workloads $(BUILD)/san/vmprof $(UNIT_BINS) $(SAN_UNIT_BINS) \
+	    $(DRIVER_BINS) $(SAN_DRIVER_BINS)
 	@$(MAKE) --no-print-directory check-layers check-unit check-unit-san check-fuzz-regress \
 	    check-integration check-integration-opt
 
@@ -160,11 +173,11 @@ check-unit-san: $(SAN_UNIT_BINS)
 # Every integration test runs the ASan+UBSan binary; the tests that judge our
 # numbers against perf's run the optimised binary too (check-integration-opt).
 INTEGRATION_ENV = LSAN_OPTIONS=suppressions=$(abspath test/lsan.supp) BUILD=$(abspath $(BUILD))
-OPT_TESTS = agrees_with_perf compare_oracle report_vdso
-check-integration: $(BUILD)/vmprof $(BUILD)/san/vmprof
+OPT_TESTS = agrees_with_perf compare_oracle report_vdso stats_oracle
+check-integration: $(BUILD)/vmprof $(BUILD)/san/vmprof $(SAN_DRIVER_BINS)
 	@VMPROF=$(abspath $(BUILD)/san/vmprof) VMPROF_SAN=$(abspath $(BUILD)/san/vmprof) \
 	    $(INTEGRATION_ENV) scripts/run-integration.sh $(T)
-check-integration-opt: $(BUILD)/vmprof
+check-integration-opt: $(BUILD)/vmprof $(DRIVER_BINS)
 	@echo "integration tests against perf, optimised build:"
 	@VMPROF=$(abspath $(BUILD)/vmprof) VMPROF_SAN=$(abspath $(BUILD)/vmprof) \
 	    $(INTEGRATION_ENV) scripts/run-integration.sh $(OPT_TESTS)
