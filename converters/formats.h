@@ -90,4 +90,21 @@ size_t vp_folded_count(const struct vp_folded *f);
 int vp_folded_write(FILE *out, const struct vp_folded *f);
 void vp_folded_free(struct vp_folded *f);
 
+/* pprof's profile.proto from a perf.data file: one gzipped profile per event
+ * (every event, or the one asked for, or the first), from the same resolved
+ * stacks as folded. */
+struct vp_pprof_opts {
+	const char *event;	/* NULL: the first event (unless all) */
+	int all;		/* one profile per event (unless event names one) */
+	int full_names;		/* C++ parameter lists in function names */
+};
+struct vp_pprof;
+void vp_pprof_opts_init(struct vp_pprof_opts *o);
+int vp_pprof_from_perfdata(const char *path, const struct vp_load_opts *lo,
+			   const struct vp_pprof_opts *o, struct vp_pprof **out, struct vp_error *err);
+size_t vp_pprof_count(const struct vp_pprof *p);
+const char *vp_pprof_event(const struct vp_pprof *p, size_t i);
+/* Profile i, gzipped; 0 or a negative errno. */
+int vp_pprof_write(FILE *f, const struct vp_pprof *p, size_t i);
+void vp_pprof_free(struct vp_pprof *p);
 #endif

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
+#include "gzip.h"
 #include "pprof.h"
 #include "profile.pb-c.h"
 #include "lib/symbols/symbols.h"
@@ -27,92 +27,6 @@ typedef Perftools__Profiles__Profile Profile;
  * profiles take 5.4x (Go's CPU profiles) to 6.9x (vmprof's -a exports). */
 #define ALLOC_FACTOR 12
 #define ALLOC_SLACK (16u << 20)
-
-static int is_gzip(const unsigned char *d, size_t len)
-{
-	return len >= 2 && d[0] == 0x1f && d[1] == 0x8b;
-}
-
-/* Inflate every gzip member (gzip -c a b > c concatenates them), at most
- * max bytes. full = 0: stop quietly at max (sniffing a file's head). */
-static int gunzip(const char *path, const unsigned char *in, size_t len, size_t max, int full,
-		  unsigned char **out, size_t *outlen, struct vp_error *err)
-{
-	z_stream z = { 0 };
-	size_t cap = len * 4 < max ? (len * 4 > 4096 ? len * 4 : 4096) : max;
-	unsigned char *buf = malloc(cap + 1);
-	size_t n = 0;
-	int r = Z_OK;
-
-	if (!buf || inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
-		free(buf);
-		return vp_errorf(err, -ENOMEM, "out of memory");
-	}
-	z.next_in = (unsigned char *)in;
-	while (1) {
-		/* zlib counts in uInt: feed at most 1 GiB at a time */
-		size_t left_in = len - (size_t)(z.next_in - in);
-		if (!z.avail_in)
-			z.avail_in = left_in > (1u << 30) ? 1u << 30 : (uInt)left_in;
-		if (n == cap) {
-			if (cap >= max) {
-				inflateEnd(&z);
-				if (!full)
-					break;
-				free(buf);
-				return vp_errorf(err, -EFBIG, "'%s': decompresses to more than %zu MiB: "
-						 "not a profile (a gzip bomb?)", path, max >> 20);
-			}
-			size_t nc = cap * 2 < max ? cap * 2 : max;
-			unsigned char *nb = realloc(buf, nc + 1);
-			if (!nb) {
-				inflateEnd(&z);
-				free(buf);
-				return vp_errorf(err, -ENOMEM, "out of memory");
-			}
-			buf = nb;
-			cap = nc;
-		}
-		size_t room = cap - n > (1u << 30) ? 1u << 30 : cap - n;
-		z.next_out = buf + n;
-		z.avail_out = (uInt)room;
-		r = inflate(&z, Z_NO_FLUSH);
-		n += room - z.avail_out;
-		if (r == Z_STREAM_END) {
-			size_t rest = len - (size_t)(z.next_in - in);
-			if (!is_gzip(z.next_in, rest)) {
-				inflateEnd(&z);
-				/* trailing zeros are padding (tape archives): tolerated as gzip does */
-				break;
-			}
-			inflateReset(&z);
-			continue;
-		}
-		if (r == Z_BUF_ERROR && !z.avail_in && (size_t)(z.next_in - in) == len) {
-			inflateEnd(&z);
-			if (full) {
-				free(buf);
-				return vp_errorf(err, -EINVAL, "'%s': truncated gzip data", path);
-			}
-			break;
-		}
-		if (r != Z_OK && r != Z_BUF_ERROR) {
-			const char *why = z.msg ? z.msg : "corrupt data";
-			if (!full) {
-				inflateEnd(&z);
-				break;
-			}
-			vp_errorf(err, -EINVAL, "'%s': bad gzip data: %s", path, why);
-			inflateEnd(&z);
-			free(buf);
-			return -EINVAL;
-		}
-	}
-	buf[n] = 0;
-	*out = buf;
-	*outlen = n;
-	return 0;
-}
 
 /* ---- detection ---- */
 
@@ -186,9 +100,9 @@ int vp_pprof_detect(const char *data, size_t len)
 	size_t n;
 	int r;
 
-	if (!is_gzip(d, len))
+	if (!vp_gzip_is(d, len))
 		return looks_like_profile(d, len);
-	if (gunzip("", d, len, 4096, 0, &head, &n, NULL) < 0)
+	if (vp_gunzip("", d, len, 4096, 1, &head, &n, NULL) < 0)
 		return 0;
 	r = looks_like_profile(head, n);
 	free(head);
@@ -537,8 +451,8 @@ int vp_profile_read_pprof_max(const char *path, const char *data, size_t len, si
 	int r;
 
 	*out = NULL;
-	if (is_gzip(msg, len)) {
-		if ((r = gunzip(path, msg, len, max_bytes, 1, &inflated, &n, err)) < 0)
+	if (vp_gzip_is(msg, len)) {
+		if ((r = vp_gunzip(path, msg, len, max_bytes, 0, &inflated, &n, err)) < 0)
 			return r;
 		msg = inflated;
 	} else if (len > max_bytes) {

@@ -4,7 +4,7 @@
 Usage:
   pprof_agree.py flat TOP --perf PERF_OUT [--event E] [--user-only]
   pprof_agree.py flat TOP --vmprof CSV [--event E] [--value period]
-  pprof_agree.py cum TOP --perf-children PERF_OUT [--user-only]
+  pprof_agree.py cum TOP --perf-children PERF_OUT [--event E] [--user-only]
   pprof_agree.py diff TOP --compare CSV [--event E] [--normalized GUEST_RAW]
 
 TOP: `go tool pprof -top -nodecount=1000000 -nodefraction=0 -edgefraction=0
@@ -152,11 +152,15 @@ def check_flat(top, want, what, user_only_names=None):
     return bad
 
 
-def perf_children(path, user_only):
+def perf_children(path, event, user_only):
     """symbol -> children percentage (perf's two decimals); hex rows skipped"""
-    out = {}
+    out, ev = {}, None
     for line in open(path, encoding="utf-8", errors="replace"):
-        if not line.strip() or line.startswith("#"):
+        m = re.match(r"^# Samples: \S+\s+of event '(.*)'$", line.rstrip("\n"))
+        if m:
+            ev = m.group(1)
+            continue
+        if not line.strip() or line.startswith("#") or (event and ev != event):
             continue
         f = line.rstrip("\n").split("\x1f")
         if len(f) != 4:
@@ -165,7 +169,8 @@ def perf_children(path, user_only):
         if not m:
             raise SystemExit(f"{path}: no domain in {f[3]!r}")
         dom, sym = m.group(1), m.group(2)
-        if HEX.match(sym) or (user_only and dom != "."):
+        # unresolved addresses: "0x72b2", or the zero that ends a chain
+        if HEX.match(sym) or re.match(r"^[0-9a-f]{16}$", sym) or (user_only and dom != "."):
             continue
         pct = float(f[0].strip().rstrip("%"))
         if sym in out:
@@ -203,7 +208,7 @@ def main():
         bad = check_flat(top, want, "vmprof")
         n = len(want)
     elif a.mode == "cum":
-        want = perf_children(a.perf_children, a.user_only)
+        want = perf_children(a.perf_children, a.event, a.user_only)
         for sym, pct in want.items():
             cum = top.get(sym, (0, 0))[1]
             got = round(100.0 * cum / total, 2) if total else 0.0
