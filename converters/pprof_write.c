@@ -293,6 +293,25 @@ void vp_pprof_free(struct vp_pprof *p)
 	free(p);
 }
 
+/* Two attrs of one name (-e cpu-clock -e cpu-clock) stay apart as report's
+ * tables do: "cpu-clock", "cpu-clock#2". */
+static const char *unique_name(struct vp_pprof *p, size_t i, const char *name)
+{
+	const char *in = vp_strpool_intern(p->pool, name);
+	char buf[512];
+
+	for (int k = 2; in; k++) {
+		size_t j = 0;
+		while (j < i && p->ev[j].name != in)
+			j++;
+		if (j == i)
+			break;
+		snprintf(buf, sizeof(buf), "%s#%d", name, k);
+		in = vp_strpool_intern(p->pool, buf);
+	}
+	return in;
+}
+
 int vp_pprof_from_perfdata(const char *path, const struct vp_load_opts *lo,
 			   const struct vp_pprof_opts *o, struct vp_pprof **out, struct vp_error *err)
 {
@@ -344,7 +363,7 @@ int vp_pprof_from_perfdata(const char *path, const struct vp_load_opts *lo,
 	/* the evsels go with the file: keep what packing needs */
 	for (size_t i = 0; i < w.p->nev; i++) {
 		struct event *e = &w.p->ev[i];
-		e->name = vp_strpool_intern(w.p->pool, e->evsel->name);
+		e->name = unique_name(w.p, i, e->evsel->name);
 		e->freq = e->evsel->attr.freq;
 		e->sample_period = e->evsel->attr.sample_period;
 		e->evsel = NULL;

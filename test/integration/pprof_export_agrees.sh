@@ -87,6 +87,17 @@ for ev in cpu-clock page-faults; do
 	"$VMPROF" report --format csv --top 0 all/$ev.pb.gz > g.$ev.got.csv 2>/dev/null
 	cmp -s g.$ev.want.csv g.$ev.got.csv || { diff g.$ev.want.csv g.$ev.got.csv | head; fail "$ev: round trip differs"; }
 done
+# two attrs of one name stay apart, as report's tables do
+perf record -q -o twice.data -e cpu-clock -e cpu-clock -F 1000 -- ./weights 5000000 >/dev/null 2>&1
+"$VMPROF" convert pprof twice.data -o twice/ 2>/dev/null || fail "-o DIR/ of a file with one event twice"
+"$VMPROF" report --format csv --top 0 twice.data > twice.csv 2>/dev/null
+[ "$(grep -c '^"cpu-clock#2",' twice.csv)" -gt 0 ] || fail "twice: no second cpu-clock table (test is vacuous)"
+for ev in cpu-clock 'cpu-clock#2'; do
+	awk -F, -v e="\"$ev\"" 'NR == 1 || $1 == e' twice.csv > twice.want.csv
+	"$VMPROF" report --format csv --top 0 "twice/$ev.pb.gz" > twice.got.csv 2>/dev/null ||
+		fail "twice: no profile for $ev"
+	cmp -s twice.want.csv twice.got.csv || fail "twice: $ev reads back differently"
+done
 # deterministic: the same file converts to the same bytes
 "$VMPROF" convert pprof w.data -o w2.pb.gz 2>/dev/null
 cmp -s w.pb.gz w2.pb.gz || fail "two conversions of one file differ"
