@@ -257,7 +257,7 @@ static int parse_event_desc(struct vp_perfdata *pd, const uint8_t *data, uint64_
 	return 0;
 }
 
-static int parse_build_ids(struct vp_perfdata *pd, const uint8_t *data, uint64_t size)
+int vp_pd_parse_build_ids(struct vp_perfdata *pd, const uint8_t *data, uint64_t size)
 {
 	uint64_t off = 0;
 
@@ -318,7 +318,7 @@ int vp_pd_parse_feature(struct vp_perfdata *pd, unsigned bit, const uint8_t *dat
 	if (bit == VP_FEAT_EVENT_DESC)
 		r = parse_event_desc(pd, copy, size);
 	else if (bit == VP_FEAT_BUILD_ID)
-		r = parse_build_ids(pd, copy, size);
+		r = vp_pd_parse_build_ids(pd, copy, size);
 	if (r < 0)
 		vp_warn("'%s': feature section %u is malformed; ignored", pd->path, bit);
 	return 0;
@@ -367,6 +367,29 @@ static int load_features(struct vp_perfdata *pd, struct vp_error *err)
 		pd->feat[b].offset = sec.offset;
 	}
 	return 0;
+}
+
+/* Build-id records ahead of the first kernel record: vmprof's recorder puts
+ * the kernel's there, so a recording whose header was never finished still
+ * says which kernel it was made on. Later ones are perf's business only (the
+ * walk may be on another thread than the session reading build-ids). */
+static void leading_build_ids(struct vp_perfdata *pd)
+{
+	uint64_t off = pd->data_start;
+
+	for (int i = 0; i < 16 && off + sizeof(struct perf_event_header) <= pd->data_end; i++) {
+		struct perf_event_header h;
+		uint8_t rec[4096];
+
+		if (read_at(pd->fd, &h, sizeof(h), off) < 0 || h.type < 64 || h.size < sizeof(h) ||
+		    h.size > pd->data_end - off)
+			return;
+		if (h.type == VP_REC_HEADER_BUILD_ID && h.size <= sizeof(rec) &&
+		    read_at(pd->fd, rec, h.size, off) == 0 && vp_pd_parse_build_ids(pd, rec, h.size) < 0)
+			vp_warn("'%s': malformed build-id record at offset %llu; ignored", pd->path,
+				(unsigned long long)off);
+		off += h.size;
+	}
 }
 
 /* ---- open ---- */
@@ -466,6 +489,7 @@ static int open_file_mode(struct vp_perfdata *pd, struct vp_error *err)
 		 * every whole record up to the end of the file. */
 		pd->stats.recovered = 1;
 		pd->data_end = pd->file_size;
+		leading_build_ids(pd);
 		return 0;
 	}
 	if (!in_file(pd, h->data.offset, h->data.size))
@@ -474,7 +498,10 @@ static int open_file_mode(struct vp_perfdata *pd, struct vp_error *err)
 				 (unsigned long long)(h->data.offset + h->data.size),
 				 (unsigned long long)pd->file_size);
 	pd->data_end = h->data.offset + h->data.size;
-	return load_features(pd, err);
+	if ((r = load_features(pd, err)) < 0)
+		return r;
+	leading_build_ids(pd);
+	return 0;
 }
 
 int vp_perfdata_open(const char *path, struct vp_perfdata **out, struct vp_error *err)

@@ -113,6 +113,9 @@ void vp_pd_finish_evsels(struct vp_perfdata *pd);
 const struct vp_evsel *vp_pd_evsel_by_id(const struct vp_perfdata *pd, uint64_t id);
 int vp_pd_parse_feature(struct vp_perfdata *pd, unsigned bit, const uint8_t *data, uint64_t size,
 			struct vp_error *err);
+/* perf_record_header_build_id records (a HEADER_BUILD_ID section, or records
+ * of the stream) added to the file's build-ids; -1 when malformed. */
+int vp_pd_parse_build_ids(struct vp_perfdata *pd, const uint8_t *data, uint64_t size);
 
 int vp_stream_init(struct vp_stream *s, int fd, int seekable, uint64_t offset, uint64_t limit);
 void vp_stream_free(struct vp_stream *s);

@@ -226,6 +226,14 @@ static int user_header_record(struct vp_perfdata *pd, const struct perf_event_he
 		if ((r = tracing_data_payload(pd, h, err)) < 0)
 			return r;
 		return 1;
+	case VP_REC_HEADER_BUILD_ID:
+		/* file mode: only the leading ones, read at open (header.c) */
+		if (!pd->is_pipe)
+			return 0;
+		if (vp_pd_parse_build_ids(pd, (const uint8_t *)h, h->size) < 0)
+			vp_warn_once("malformed build-id record", "'%s': malformed build-id record; "
+				     "ignored", pd->path);
+		return 1;
 	case VP_REC_EVENT_UPDATE: {
 		/* perf_record_event_update: u64 type, u64 id, data; types: 0 unit, 1 scale, 2 name, 3 cpus. */
 		uint64_t type, id;

@@ -25,7 +25,9 @@ struct vp_pdw {
 
 /* A file with no name yet in path's directory, so that a recorder killed
  * before the header is whole leaves nothing under path; where the file system
- * has no O_TMPFILE, path itself. */
+ * has no O_TMPFILE, path itself. Mode 0600 as perf's: a recording holds
+ * kernel addresses (samples, kernel symbols) that kptr_restrict hides from
+ * other users. */
 static FILE *create(const char *path, int *unnamed)
 {
 	char *copy = strdup(path);
@@ -33,13 +35,13 @@ static FILE *create(const char *path, int *unnamed)
 
 	*unnamed = 0;
 	if (copy) {
-		fd = open(dirname(copy), O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+		fd = open(dirname(copy), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 		free(copy);
 	}
 	if (fd >= 0)
 		*unnamed = 1;
 	else
-		fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	FILE *f = fd < 0 ? NULL : fdopen(fd, "w+");
 	if (fd >= 0 && !f)
 		close(fd);
@@ -219,6 +221,41 @@ int vp_pdw_finished_round(struct vp_pdw *w)
 {
 	struct perf_event_header h = { VP_REC_FINISHED_ROUND, 0, sizeof(h) };
 	return vp_pdw_write(w, &h, sizeof(h));
+}
+
+/* Header, pid, 24 bytes of id (20, then its size: PERF_RECORD_MISC_BUILD_ID_SIZE),
+ * the file name padded to 64 (perf's NAME_ALIGN); in the data, a few bytes
+ * more, so the next record starts 8-aligned (perf reads the name to its NUL). */
+size_t vp_pd_build_id_record(void *buf, size_t cap, uint32_t type, uint16_t cpumode, int32_t pid,
+			     const uint8_t *id, size_t size, const char *filename)
+{
+	size_t len = strlen(filename) + 1, padded = (len + 63) & ~(size_t)63;
+	size_t total = sizeof(struct perf_event_header) + 4 + 24 + padded;
+
+	if (type)
+		total = (total + 7) & ~(size_t)7;
+	struct perf_event_header h = { type, (uint16_t)(cpumode | (1u << 15)), (uint16_t)total };
+	uint8_t *p = buf;
+
+	if (total > cap || total > 0xffff || size > 20)
+		return 0;
+	memset(p, 0, total);
+	memcpy(p, &h, sizeof(h));
+	memcpy(p + 8, &pid, 4);
+	memcpy(p + 12, id, size);
+	p[32] = (uint8_t)size;
+	memcpy(p + 36, filename, len);
+	return total;
+}
+
+int vp_pdw_build_id(struct vp_pdw *w, uint16_t cpumode, int32_t pid, const uint8_t *id,
+		    size_t size, const char *filename)
+{
+	uint8_t rec[4200];
+	size_t n = vp_pd_build_id_record(rec, sizeof(rec), VP_REC_HEADER_BUILD_ID, cpumode, pid, id,
+					 size, filename);
+
+	return n ? vp_pdw_write(w, rec, n) : -EINVAL;
 }
 
 /* perf's header string: u32 length (padded to 64, NUL included), bytes. */

@@ -53,5 +53,13 @@ int vp_pdw_comm(struct vp_pdw *w, uint32_t pid, uint32_t tid, const char *comm);
 int vp_pdw_mmap2(struct vp_pdw *w, uint16_t misc, uint32_t pid, uint32_t tid, uint64_t start,
 		 uint64_t len, uint64_t pgoff, uint32_t prot, uint32_t flags, const char *filename);
 int vp_pdw_finished_round(struct vp_pdw *w);
+/* perf's perf_record_header_build_id (a user record: no trailer) for an
+ * object, pid -1 for the host kernel. */
+int vp_pdw_build_id(struct vp_pdw *w, uint16_t cpumode, int32_t pid, const uint8_t *id,
+		    size_t size, const char *filename);
+/* The same record's bytes into buf (type 0 inside a HEADER_BUILD_ID section,
+ * VP_REC_HEADER_BUILD_ID in the data); its length, 0 when it does not fit. */
+size_t vp_pd_build_id_record(void *buf, size_t cap, uint32_t type, uint16_t cpumode, int32_t pid,
+			     const uint8_t *id, size_t size, const char *filename);
 
 #endif

@@ -219,6 +219,8 @@ static int modifiers(struct vp_event_spec *e, const char *mods, enum vp_kvm_mode
 	}
 	if (precise > 3)
 		return vp_errorf(err, -EINVAL, "event '%s': at most 3 'p' modifiers", e->name);
+	e->levels = exclude;
+	e->has_modifiers = 1;
 	if (!exclude_GH && mode == VP_KVM_HOST)
 		eG = 1;
 	if (!exclude_GH && mode == VP_KVM_GUEST)

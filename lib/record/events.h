@@ -13,6 +13,8 @@ struct vp_event_spec {
 	char name[160];			/* as written, perf's name for it */
 	int needs_pmu;			/* hardware, cache or raw: needs a hardware PMU */
 	int tracepoint;
+	int levels;			/* a modifier names privilege levels (u, k or h) */
+	int has_modifiers;		/* name ends in a modifier string (":u", ":G") */
 	char tp_system[64], tp_event[96];
 };
 

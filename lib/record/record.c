@@ -25,6 +25,7 @@
 #include "events.h"
 #include "machine.h"
 #include "lib/perfdata/write.h"
+#include "lib/symbols/kernel_id.h"
 #include "lib/symbols/portsyms.h"
 #include "lib/symbols/session.h"
 
@@ -70,6 +71,7 @@ struct rec {
 	struct vp_pdw *w;
 	char *copy;		/* a record split at the buffer's end, made whole */
 	uint64_t samples, lost;
+	size_t user_only;	/* events that fell back to user space only */
 	struct vp_error *err;
 };
 
@@ -91,19 +93,69 @@ static int paranoid(void)
 	return v;
 }
 
-/* Why an event did not open, in words a user can act on. */
-static int open_error(struct vp_error *err, const struct vp_event_spec *e, int errnum)
+/* Why an event did not open, in words a user can act on. The paranoid level
+ * it needs: -1 for tracepoint payloads, 0 for whole CPUs (-a, -C), 1 for
+ * kernel samples. */
+static int open_error(const struct rec *r, const struct vp_event_spec *e, int errnum)
 {
+	struct vp_error *err = r->err;
+	int need = e->tracepoint ? -1 : r->o->system_wide || r->o->cpus ? 0 : 1;
+
 	if (errnum == EACCES || errnum == EPERM)
 		return vp_errorf(err, -errnum, "event '%s': not permitted: perf_event_paranoid is %d; "
-				 "run as root or set it lower (sysctl kernel.perf_event_paranoid=1)",
-				 e->name, paranoid());
+				 "run as root or set it to %d (sysctl kernel.perf_event_paranoid=%d)",
+				 e->name, paranoid(), need, need);
 	if (e->needs_pmu && (errnum == ENOENT || errnum == EOPNOTSUPP || errnum == ENODEV))
 		return vp_errorf(err, -errnum, "event '%s': no hardware PMU is visible to this machine "
 				 "(%s); software events and tracepoints still work", e->name, strerror(errnum));
 	if (errnum == EMFILE)
 		return vp_errorf(err, -errnum, "event '%s': too many open files (raise ulimit -n)", e->name);
 	return vp_errorf(err, -errnum, "event '%s': cannot open: %s", e->name, strerror(errnum));
+}
+
+/* perf's evsel__fallback: where the kernel refuses kernel-side sampling to
+ * this user (perf_event_paranoid >= 2, no CAP_PERFMON), an event asked
+ * without u/k/h counts user space only, renamed as perf renames it
+ * ("cpu-clock:u"). Not with -a or -C and not for an explicit :k or :h: those
+ * fail with the reason. 1 when the event changed. */
+static int fall_back_to_user(struct rec *r, struct vp_event_spec *e)
+{
+	size_t len = strlen(e->name);
+
+	if (r->o->system_wide || r->o->cpus || e->levels || e->attr.exclude_kernel ||
+	    e->attr.exclude_user || len + 3 > sizeof(e->name))
+		return 0;
+	e->attr.exclude_kernel = 1;
+	e->attr.exclude_hv = 1;
+	strcpy(e->name + len, e->has_modifiers ? "u" : ":u");
+	r->user_only++;
+	return 1;
+}
+
+/* Said once, naming every event that fell back. */
+static void warn_user_only(const struct rec *r)
+{
+	char names[512] = "";
+	size_t at = 0;
+
+	for (size_t e = 0; e < r->nev && at < sizeof(names); e++)
+		if (r->ev[e].attr.exclude_kernel && r->ev[e].attr.exclude_hv && !r->ev[e].levels)
+			at += (size_t)snprintf(names + at, sizeof(names) - at, "%s'%s'", at ? ", " : "",
+					       r->ev[e].name);
+	vp_warn("kernel.perf_event_paranoid=%d keeps kernel samples from this user: recording "
+		"user space only (%s), as perf does; run as root or set it to 1 for kernel samples",
+		paranoid(), names);
+}
+
+/* One fd; an event's first open may fall back to user space and try again
+ * (later opens of it follow the same rules). */
+static long open_event(struct rec *r, struct vp_event_spec *e, pid_t pid, int cpu, int first)
+{
+	long fd = perf_event_open(&e->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0 && first && (errno == EACCES || errno == EPERM) && fall_back_to_user(r, e))
+		fd = perf_event_open(&e->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd;
 }
 
 static void setup_attrs(struct rec *r)
@@ -173,12 +225,11 @@ static int open_all(struct rec *r)
 		int leader = -1;
 		for (size_t e = 0; e < r->nev; e++)
 			for (size_t t = 0; t < r->ntargets; t++) {
-				long fd = perf_event_open(&r->ev[e].attr, r->targets[t], r->cpus[c], -1,
-							  PERF_FLAG_FD_CLOEXEC);
+				long fd = open_event(r, &r->ev[e], r->targets[t], r->cpus[c], c == 0 && t == 0);
 				if (fd < 0) {
 					if (errno == ESRCH)	/* a thread of -p ended meanwhile */
 						continue;
-					return open_error(r->err, &r->ev[e], errno);
+					return open_error(r, &r->ev[e], errno);
 				}
 				r->fds[r->nfds++] = (int)fd;
 				if (add_id(r, e, (int)fd) < 0)
@@ -305,6 +356,14 @@ static void synth_process(struct rec *r, pid_t pid)
 static void synth_existing(struct rec *r)
 {
 	uint64_t text = kernel_text();
+	uint8_t kid[20];
+	size_t kn;
+
+	/* Which kernel this is, first in the data: a recording killed before
+	 * its header sections were written still says it (perf reads the
+	 * record anywhere in the stream). */
+	if (vp_kernel_build_id(kid, &kn) == 0)
+		vp_pdw_build_id(r->w, PERF_RECORD_MISC_KERNEL, -1, kid, kn, "[kernel.kallsyms]");
 
 	if (text)	/* the kernel map; its pgoff locates _text (KASLR) */
 		vp_pdw_mmap2(r->w, PERF_RECORD_MISC_KERNEL, UINT32_MAX, 0, text, ~0ull - text, text, 5, 0,
@@ -649,6 +708,8 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 	}
 	if ((rc = open_all(&r)) < 0)
 		goto fail;
+	if (r.user_only)
+		warn_user_only(&r);
 
 	/* The file: previous output kept as .old once this one is complete. */
 	struct vp_pdw_event *pev = calloc(r.nev, sizeof(*pev));

@@ -2,6 +2,7 @@
  * with the same session report uses, so the stored symbols are exactly the
  * ones report would pick; parsed back into sealed symbol tables. */
 #include "portsyms.h"
+#include "kernel_id.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "lib/perfdata/perfdata.h"
+#include "lib/perfdata/write.h"
 #include "session.h"
 #include "lib/util/strpool.h"
 #include "lib/util/u64map.h"
@@ -169,54 +171,12 @@ static void write_text(struct collector *c, FILE *f)
 	}
 }
 
-int vp_kernel_build_id(uint8_t id[20], size_t *size)
-{
-	uint8_t buf[4096];
-	FILE *f = fopen("/sys/kernel/notes", "r");
-	size_t n, off = 0;
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	/* ELF notes: namesz, descsz, type, then name and desc, each 4-aligned */
-	while (off + 12 <= n) {
-		uint32_t namesz, descsz, type;
-		memcpy(&namesz, buf + off, 4);
-		memcpy(&descsz, buf + off + 4, 4);
-		memcpy(&type, buf + off + 8, 4);
-		size_t name_off = off + 12, desc_off = name_off + ((namesz + 3) & ~3u);
-		if (namesz > n || descsz > n || desc_off + descsz > n)
-			break;
-		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 && !memcmp(buf + name_off, "GNU", 4) &&
-		    descsz > 0 && descsz <= 20) {
-			memcpy(id, buf + desc_off, descsz);
-			*size = descsz;
-			return 0;
-		}
-		off = desc_off + ((descsz + 3) & ~3u);
-	}
-	return -1;
-}
-
-/* perf's struct perf_record_header_build_id: header, pid, 24 bytes of id
- * (20 + size + padding), the file name padded to 64 (NAME_ALIGN). */
 static void put_build_id(FILE *f, uint16_t cpumode, const uint8_t *id, size_t size, const char *name)
 {
-	static const uint8_t zero[64];
-	uint8_t idbuf[24] = { 0 };
-	uint32_t len = (uint32_t)strlen(name) + 1, padded = (len + 63) & ~63u;
-	struct perf_event_header h = { 0, (uint16_t)(cpumode | (1u << 15) /* BUILD_ID_SIZE */),
-				       (uint16_t)(8 + 4 + 24 + padded) };
-	int32_t pid = -1;	/* perf's HOST_KERNEL_ID: the host machine */
+	uint8_t rec[4200];
+	size_t n = vp_pd_build_id_record(rec, sizeof(rec), 0, cpumode, -1, id, size, name);
 
-	memcpy(idbuf, id, size);
-	idbuf[20] = (uint8_t)size;
-	fwrite(&h, sizeof(h), 1, f);
-	fwrite(&pid, 4, 1, f);
-	fwrite(idbuf, 24, 1, f);
-	fwrite(name, 1, len, f);
-	fwrite(zero, 1, padded - len, f);
+	fwrite(rec, 1, n, f);
 }
 
 static int build_id_blob(const struct collector *c, void **out, size_t *size)

@@ -36,8 +36,6 @@ struct vp_session_opts;
  * have a build-id: user objects and the host kernel (/sys/kernel/notes). */
 int vp_portsyms_collect(const char *path, const struct vp_session_opts *opts, char **text,
 			size_t *size, void **build_ids, size_t *build_ids_size, struct vp_error *err);
-/* The running kernel's build-id from /sys/kernel/notes; 0 and *size set when found. */
-int vp_kernel_build_id(uint8_t id[20], size_t *size);
 
 /* ---- reading ---- */
 

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 #include <elf.h>
 
 #include "maps.h"
+#include "kernel_id.h"
 #include "portsyms.h"
 #include "lib/profile/profile.h"
 #include "lib/util/u64map.h"
@@ -97,7 +97,8 @@ struct vp_session {
 	struct kernel host, guest;
 	const char *unknown;
 	const char *unknown_dso;
-	int kernel_mismatch;	/* file's kernel release differs from this machine's */
+	enum vp_kernel_match kernel_match;	/* the file's kernel against this machine's */
+	char kernel_why[160];			/* the evidence, for the warning */
 	uint32_t static_gen;	/* for resolutions no map change can alter (hypervisor, guest user) */
 	struct cache_entry *cache;
 	struct vp_portsyms *port;	/* VP_FEAT_VMPROF_SYMS, NULL when absent */
@@ -177,7 +178,7 @@ static void vdso_load(struct vp_session *s, struct vp_dso *d)
 		d->use_port = 1;
 		return;
 	}
-	if (!img || s->kernel_mismatch || memcmp(img, "\177ELF", 4) || img[4] != 2 /* ELFCLASS64 */)
+	if (!img || s->kernel_match != VP_KERNEL_THIS || memcmp(img, "\177ELF", 4) || img[4] != 2 /* ELFCLASS64 */)
 		return;
 	/* The image's extent: its section headers end it (they come last). */
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
@@ -317,7 +318,6 @@ int vp_session_new(const struct vp_perfdata *pd, const struct vp_session_opts *o
 {
 	struct vp_session *s = calloc(1, sizeof(*s));
 	struct vp_profile_meta meta;
-	struct utsname u;
 
 	*out = NULL;
 	if (!s || !(s->cache = calloc(CACHE_SIZE, sizeof(*s->cache)))) {
@@ -351,8 +351,7 @@ int vp_session_new(const struct vp_perfdata *pd, const struct vp_session_opts *o
 	 * was recorded on. */
 	vp_profile_meta_init(&meta);
 	vp_perfdata_meta(pd, &meta, pool);
-	if (!s->opts.kallsyms && meta.osrelease && uname(&u) == 0 && strcmp(u.release, meta.osrelease))
-		s->kernel_mismatch = 1;
+	s->kernel_match = vp_kernel_match_file(pd, meta.osrelease, s->kernel_why, sizeof(s->kernel_why));
 	*out = s;
 	return 0;
 }
@@ -400,12 +399,20 @@ void vp_session_free(struct vp_session *s)
 
 /* ---- stream events ---- */
 
+/* The host kernel's samples may not be named from this machine's kallsyms:
+ * the file's kernel is not known to be this one and no --kallsyms says
+ * which symbols to use. */
+static int kernel_foreign(const struct vp_session *s)
+{
+	return !s->opts.kallsyms && s->kernel_match != VP_KERNEL_THIS;
+}
+
 /* Where this kernel's symbols come from, NULL when none may be used. */
 static const char *kallsyms_path(const struct vp_session *s, const struct kernel *k)
 {
 	if (k->guest)
 		return k->kallsyms_path;
-	if (s->kernel_mismatch)
+	if (kernel_foreign(s))
 		return NULL;
 	return k->kallsyms_path ? k->kallsyms_path : "/proc/kallsyms";
 }
@@ -622,7 +629,7 @@ static int kernel_load(struct vp_session *s, struct kernel *k)
 	if (k->tried)
 		return k->syms || k->use_port ? 0 : -1;
 	k->tried = 1;
-	if (kernel_port_usable(s, k) && ((k->guest && !path) || (!k->guest && s->kernel_mismatch))) {
+	if (kernel_port_usable(s, k) && ((k->guest && !path) || (!k->guest && kernel_foreign(s)))) {
 		k->use_port = 1;
 		return 0;
 	}
@@ -632,11 +639,15 @@ static int kernel_load(struct vp_session *s, struct kernel *k)
 				     "guest kernel symbols (give --guest-kallsyms)");
 		return -1;
 	}
-	if (!k->guest && s->kernel_mismatch) {
+	if (!k->guest && kernel_foreign(s)) {
+		char key[4200];
+		snprintf(key, sizeof(key), "kernel of %s", vp_perfdata_path(s->pd));
 		if (!s->opts.quiet)
-			vp_warn_once("kernel-mismatch", "kernel samples stay unresolved: the file "
-				     "was recorded on another kernel release than this machine runs "
-				     "(give --kallsyms with that kernel's symbols)");
+			vp_warn_once(key, "kernel samples stay unresolved: '%s': %s "
+				     "(give --kallsyms with the symbols of the kernel it was recorded "
+				     "on%s)", vp_perfdata_path(s->pd), s->kernel_why,
+				     s->kernel_match == VP_KERNEL_UNKNOWN ?
+				     ", /proc/kallsyms if it was this machine's" : "");
 		return -1;
 	}
 	path = kallsyms_path(s, k);
@@ -797,7 +808,7 @@ static void resolve_user(struct vp_session *s, uint32_t pid, uint64_t ip, struct
 
 int vp_session_kernel_loading(const struct vp_session *s)
 {
-	return s->host.thread_started && !s->host.tried && !s->kernel_mismatch;
+	return s->host.thread_started && !s->host.tried && !kernel_foreign(s);
 }
 
 uint32_t vp_session_kernel_gen(const struct vp_session *s)

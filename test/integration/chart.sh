@@ -4,7 +4,7 @@
 # bytes from two runs; clear failures for bad input and unwritable output.
 source "$(dirname "$0")/../lib.sh"
 F=$TOP/test/fixtures
-S=(--symfs "$F/symfs" --kallsyms /proc/kallsyms)
+S=(--symfs "$F/symfs" --kallsyms "$F/kallsyms")
 cd "$WORK"
 command -v pdfinfo >/dev/null || skip "pdfinfo (poppler-utils) is not installed"
 command -v gs >/dev/null || skip "gs (ghostscript) is not installed"

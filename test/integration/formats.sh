@@ -7,7 +7,7 @@ source "$(dirname "$0")/../lib.sh"
 need_perf
 export HOME=$WORK
 F=$TOP/test/fixtures
-S=(--symfs "$F/symfs" --kallsyms /proc/kallsyms)
+S=(--symfs "$F/symfs" --kallsyms "$F/kallsyms")
 cd "$WORK"
 
 # 1. CSV written by Python -> vmprof -> CSV read by Python: the same rows.
