@@ -57,7 +57,8 @@ int vp_pprof_meta_comments(const struct vp_profile_meta *m, int (*fn)(void *ctx,
 			break;
 		case U64:
 			if (*(const uint64_t *)f)
-				n = snprintf(line, sizeof(line), "%s: %" PRIu64, k->name, *(const uint64_t *)f);
+				n = snprintf(line, sizeof(line), "%s: %" PRIu64, k->name,
+					     *(const uint64_t *)f);
 			break;
 		case SECONDS:
 			if (*(const double *)f >= 0)

@@ -355,7 +355,8 @@ static int convert_samples(struct conv *c, struct vp_event_table *t)
 		for (size_t k = 0; k < s->n_location_id; k++) {
 			size_t l = find_id(&c->locations, s->location_id[k]);
 			if (!l)
-				return bad(c, "a sample refers to a missing location, id", s->location_id[k]);
+				return bad(c, "a sample refers to a missing location, id",
+					   s->location_id[k]);
 			if (k == 0) {
 				row.symbol = c->loc_symbol[l - 1];
 				row.dso = c->loc_dso[l - 1];

@@ -472,7 +472,8 @@ static void value_type(const char *event, const char **type, const char **unit)
 	*type = event;
 	*unit = "count";
 	if (mods || !event[n]) {
-		if ((n == 9 && !strncmp(event, "cpu-clock", 9)) || (n == 10 && !strncmp(event, "task-clock", 10))) {
+		if ((n == 9 && !strncmp(event, "cpu-clock", 9)) ||
+		    (n == 10 && !strncmp(event, "task-clock", 10))) {
 			*type = "cpu";
 			*unit = "nanoseconds";
 		} else if (n == 11 && !strncmp(event, "offcpu-time", 11)) {
@@ -660,7 +661,8 @@ static int build(const struct vp_pprof *p, const struct event *e, struct pack *k
 		}
 		k->lp[i] = pl;
 	}
-	int64_t pid_key = sid_new(t, pool, VP_PPROF_LABEL_PID), tid_key = sid_new(t, pool, VP_PPROF_LABEL_TID);
+	int64_t pid_key = sid_new(t, pool, VP_PPROF_LABEL_PID);
+	int64_t tid_key = sid_new(t, pool, VP_PPROF_LABEL_TID);
 	int64_t comm_key = sid_new(t, pool, VP_PPROF_LABEL_COMM);
 	int64_t dom_key = sid_new(t, pool, VP_PPROF_LABEL_DOMAIN);
 	for (size_t i = 0; i < ns; i++) {

@@ -29,7 +29,8 @@ int vp_stacks_open(const char *path, const struct vp_load_opts *lo, struct vp_st
 		return vp_errorf(err, -ENOMEM, "out of memory");
 	st->path = path;
 	if (lo)
-		so = (struct vp_session_opts){ lo->symfs, lo->kallsyms, lo->guest_kallsyms, lo->guest_modules };
+		so = (struct vp_session_opts){ lo->symfs, lo->kallsyms, lo->guest_kallsyms,
+					       lo->guest_modules };
 	if ((r = vp_perfdata_open(path, &st->pd, err)) < 0 ||
 	    (r = vp_session_new(st->pd, &so, pool, &st->session, err)) < 0) {
 		vp_stacks_close(st);
