@@ -37,7 +37,7 @@ SAN_LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/profile.pb-c.o
 SAN_CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/san/test/%)
 
-.PHONY: all deps check check-unit check-unit-san check-integration check-integration-opt \
+.PHONY: all deps check check-layers check-unit check-unit-san check-integration check-integration-opt \
         check-vm check-fuzz-regress \
         bench demo fuzz fuzz-ci install clean distclean workloads
 .DELETE_ON_ERROR:
@@ -167,8 +167,14 @@ deps:
 # integration tests against the real perf.
 check: deps
 	@$(MAKE) --no-print-directory all workloads $(BUILD)/san/vmprof $(UNIT_BINS) $(SAN_UNIT_BINS)
-	@$(MAKE) --no-print-directory check-unit check-unit-san check-fuzz-regress check-integration \
-	    check-integration-opt
+	@$(MAKE) --no-print-directory check-layers check-unit check-unit-san check-fuzz-regress \
+	    check-integration check-integration-opt
+
+# The layering of design.md: a lower layer never includes an upper one
+# (lib/ only lib/; converters/ and render/ lib/ and themselves), and no
+# circle between headers or between source files (by the objects' symbols).
+check-layers: $(LIB_OBJS) $(CMD_OBJS)
+	@python3 scripts/check-layers.py $(LIB_OBJS) $(CMD_OBJS)
 
 check-unit: $(UNIT_BINS)
 	@scripts/run-unit.sh $(UNIT_BINS)
@@ -199,5 +205,9 @@ install: $(BUILD)/vmprof
 
 clean:
 	rm -rf $(BUILD)
+
+# Also what `make demo` leaves in the tree (the fuzzers' corpora live in $(BUILD)).
+distclean: clean
+	rm -rf demo-out
 
 -include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(SAN_LIB_OBJS:.o=.d) $(SAN_CMD_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)

@@ -10,6 +10,7 @@
 
 #include "options.h"
 #include "converters/formats.h"
+#include "lib/util/namelist.h"
 #include "lib/util/outfile.h"
 
 int vp_csv_safe_opt(int id, int *safe)
@@ -18,6 +19,69 @@ int vp_csv_safe_opt(int id, int *safe)
 		return 0;
 	*safe = id == OPT_CSV_SAFE;
 	return 1;
+}
+
+void vp_cmp_args_init(struct vp_cmp_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	vp_compare_opts_init(&a->co);
+	vp_load_opts_init(&a->lo);
+}
+
+int vp_cmp_args_opt(const struct vp_cmd_info *info, int id, const char *arg, struct vp_cmp_args *a)
+{
+	switch (id) {
+	case 'k':
+		if (vp_key_parse(arg, &a->co.key) < 0 || !(a->co.key & VP_KEY_SYM) ||
+		    (a->co.key & ~(VP_KEY_SYM | VP_KEY_DSO | VP_KEY_DOMAIN)))
+			return vp_usage_error(info, "--key is sym, sym,dso or sym,dso,domain, not '%s'", arg);
+		return 1;
+	case 'e':
+		if (vp_add_names(&a->events, &a->nevents, arg) < 0)
+			return vp_usage_error(info, "out of memory");
+		return 1;
+	case 's':
+		if (vp_rank_parse(arg, &a->co.rank) < 0)
+			return vp_usage_error(info, "--sort is max, host, guest, ratio, delta or absdelta, "
+					      "not '%s'", arg);
+		a->rank_set = 1;
+		return 1;
+	case OPT_CMP_VALUE:
+		if (vp_parse_value(arg, &a->co.value) < 0)
+			return vp_usage_error(info, "--value is 'period' or 'samples', not '%s'", arg);
+		return 1;
+	case OPT_CMP_LABELS:
+		if (vp_parse_labels(arg, a->labels) < 0)
+			return vp_usage_error(info, "--labels wants two names, A,B, not '%s'", arg);
+		a->co.label[0] = a->labels[0];
+		a->co.label[1] = a->labels[1];
+		a->have_labels = 1;
+		return 1;
+	}
+	return 0;
+}
+
+int vp_cmp_args_build(struct vp_cmp_args *a, const char *host, const char *guest,
+		      struct vp_comparison **out, struct vp_error *err)
+{
+	struct vp_side_spec sides[2];
+
+	a->co.events = a->events;
+	a->lo.events = a->events;
+	sides[0] = (struct vp_side_spec){ host, a->lo };
+	sides[1] = (struct vp_side_spec){ guest, a->lo };
+	if (a->g_kallsyms)
+		sides[1].lo.kallsyms = a->g_kallsyms;
+	if (a->g_symfs)
+		sides[1].lo.symfs = a->g_symfs;
+	return vp_comparison_build(sides, 2, &a->co, out, err);
+}
+
+void vp_cmp_args_free(struct vp_cmp_args *a)
+{
+	vp_free_names(a->events, a->nevents);
+	a->events = NULL;
+	a->nevents = 0;
 }
 
 int vp_write_atomic(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx, struct vp_error *err)
@@ -72,11 +136,8 @@ static int split_path(const char *dir, const char *name, const char *ext,
 {
 	char file[256];
 	size_t k;
-	int want = !events;
 
-	for (size_t i = 0; events && events[i]; i++)
-		want |= !strcmp(events[i], name);
-	if (!want)
+	if (!vp_names_want(events, name))
 		return 0;
 	for (k = 0; name[k] && k + 1 < sizeof(file); k++)
 		file[k] = (name[k] == '/' || name[k] == ':' || name[k] == ' ') ? '_' : name[k];

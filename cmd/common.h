@@ -8,6 +8,7 @@
 #include "lib/util/error.h"
 #include "lib/profile/profile.h"
 #include "lib/profile/report.h"
+#include "converters/sides.h"
 #include "options.h"
 
 /* How perf.data is read (symbol sources), bound into the struct vp_load_opts
@@ -22,8 +23,9 @@
 	VP_OPT_STRING("guest-modules", 0, "FILE", "guest /proc/modules, for guest module samples", \
 		      type, field.guest_modules)
 
-/* CSV formula-injection guard: on by default, --no-csv-safe off (shared ids). */
-enum { OPT_CSV_SAFE = VP_OPT_SHARED, OPT_CSV_UNSAFE };
+/* Shared ids: the CSV formula-injection guard (on by default, --no-csv-safe
+ * off), and what shapes a comparison (below). */
+enum { OPT_CSV_SAFE = VP_OPT_SHARED, OPT_CSV_UNSAFE, OPT_CMP_VALUE, OPT_CMP_LABELS };
 #define VP_CSV_SAFE_OPTIONS                                                                 \
 	{ "csv-safe", 0, NULL, "prefix ' to CSV cells starting with = + - @ (the default)",      \
 	  OPT_CSV_SAFE },                                                                     \
@@ -31,6 +33,42 @@ enum { OPT_CSV_SAFE = VP_OPT_SHARED, OPT_CSV_UNSAFE };
 
 /* 1 when id was --csv-safe or --no-csv-safe (and *safe now says which), else 0. */
 int vp_csv_safe_opt(int id, int *safe);
+
+/* What shapes a comparison, the same for vmprof compare and vmprof chart
+ * HOST GUEST (both build it with vp_comparison_build): the join, ranking and
+ * labels, and how each side's input is read. */
+struct vp_cmp_args {
+	struct vp_compare_opts co;
+	struct vp_load_opts lo;			/* both sides */
+	const char *g_kallsyms, *g_symfs;	/* the guest input's own symbol sources */
+	const char **events;
+	size_t nevents;
+	char labels[2][256];
+	int have_labels, rank_set;
+};
+#define VP_COMPARE_OPTIONS                                                                  \
+	{ "key", 'k', "KEYS", "join on sym (default), sym,dso (dso by base name) or sym,dso,domain", \
+	  'k' },                                                                              \
+	{ "event", 'e', "NAME", "only this event (repeat or comma separate for several)", 'e' },  \
+	{ "sort", 's', "HOW", "rank by max (default), host, guest, ratio, delta or absdelta", 's' }, \
+	{ "value", 0, "WHAT", "compare 'period' (default) or 'samples'", OPT_CMP_VALUE },        \
+	{ "labels", 0, "A,B", "column labels for the two sides", OPT_CMP_LABELS }
+/* How the sides are read, bound into the struct vp_cmp_args FIELD of TYPE. */
+#define VP_COMPARE_INPUT_OPTIONS(type, field)                                               \
+	VP_LOAD_OPTIONS(type, field.lo),                                                      \
+	VP_OPT_STRING("guest-file-kallsyms", 0, "FILE", "kernel symbols for the GUEST input only: a " \
+		      "copy of /proc/kallsyms from the machine it was recorded on", type,         \
+		      field.g_kallsyms),                                                      \
+	VP_OPT_STRING("guest-file-symfs", 0, "DIR", "binaries of the GUEST input's machine, for that " \
+		      "input only", type, field.g_symfs)
+void vp_cmp_args_init(struct vp_cmp_args *a);
+/* 1 when id is one of VP_COMPARE_OPTIONS (stored in a), 0 when not, or a
+ * negative value after a usage error. */
+int vp_cmp_args_opt(const struct vp_cmd_info *info, int id, const char *arg, struct vp_cmp_args *a);
+/* The comparison of HOST and GUEST with these options (vp_comparison_build). */
+int vp_cmp_args_build(struct vp_cmp_args *a, const char *host, const char *guest,
+		      struct vp_comparison **out, struct vp_error *err);
+void vp_cmp_args_free(struct vp_cmp_args *a);
 
 /* Write a file atomically through fn; on failure nothing is left under path
  * and err names the file. */

@@ -1,20 +1,11 @@
 /* vmprof report: per-event tables from a perf.data file. */
-#include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-#include <errno.h>
-#include <sys/stat.h>
 
 #include "commands.h"
 #include "common.h"
 #include "options.h"
-#include "converters/text.h"
 #include "converters/formats.h"
-#include "lib/perfdata/perfdata.h"
-#include "lib/symbols/portsyms.h"
 #include "lib/profile/report.h"
 
 enum { OPT_VALUE = VP_OPT_CMD, OPT_FORMAT };
@@ -105,220 +96,6 @@ static int on_opt(int id, const char *arg, void *ctx)
 	return 0;
 }
 
-/* ---- table output ---- */
-
-struct column {
-	const char *title;
-	unsigned key;	/* VP_KEY_* shown in this column */
-	int width;
-};
-
-/* Names are written escaped (text.h), and widths are those of what is written. */
-static size_t sym_len(const struct vp_row *r, int full)
-{
-	return full ? strlen(r->symbol) : vp_symbol_display_len(r->symbol);
-}
-
-static int sym_width(const struct vp_row *r, int full)
-{
-	return 4 + (int)vp_text_write(NULL, r->symbol, sym_len(r, full));
-}
-
-static void print_table(const struct vp_event_table *t, const struct report_args *a,
-			const char *keys)
-{
-	struct column cols[5];
-	size_t ncols = 0;
-	char spec[64];
-	size_t rows = a->top && a->top < t->nrows ? a->top : t->nrows;
-	int sw = 7, pw = 6;
-	char buf[32];
-
-	snprintf(spec, sizeof(spec), "%s", keys);
-	for (char *save = NULL, *tok = strtok_r(spec, ",", &save); tok && ncols < 5;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (t->group && ncols == 0)
-			cols[ncols++] = (struct column){ t->group, VP_KEY_SYM, (int)strlen(t->group) };
-		if (t->group)
-			continue;
-		if (!strcmp(tok, "sym") || !strcmp(tok, "symbol"))
-			cols[ncols++] = (struct column){ "Symbol", VP_KEY_SYM, 6 };
-		else if (!strcmp(tok, "dso"))
-			cols[ncols++] = (struct column){ "Shared Object", VP_KEY_DSO, 13 };
-		else if (!strcmp(tok, "comm"))
-			cols[ncols++] = (struct column){ "Command", VP_KEY_COMM, 7 };
-		else if (!strcmp(tok, "pid"))
-			cols[ncols++] = (struct column){ "Pid:Command", VP_KEY_PID, 11 };
-	}
-	for (size_t i = 0; i < rows; i++) {
-		const struct vp_row *r = &t->rows[i];
-		sw = snprintf(buf, sizeof(buf), "%" PRIu64, r->samples) > sw ? (int)strlen(buf) : sw;
-		pw = snprintf(buf, sizeof(buf), "%" PRIu64, r->period) > pw ? (int)strlen(buf) : pw;
-		for (size_t c = 0; c < ncols; c++) {
-			int w = 0;
-			if (cols[c].key == VP_KEY_SYM && t->group)
-				w = (int)vp_text_puts(NULL, r->symbol);
-			else if (cols[c].key == VP_KEY_SYM)
-				w = sym_width(r, a->full_names);
-			else if (cols[c].key == VP_KEY_DSO)
-				w = (int)vp_text_puts(NULL, vp_dso_short_name(r->dso));
-			else if (cols[c].key == VP_KEY_COMM)
-				w = (int)vp_text_puts(NULL, r->comm);
-			else if (cols[c].key == VP_KEY_PID)
-				w = snprintf(buf, sizeof(buf), "%d:", r->pid) + (int)vp_text_puts(NULL, r->comm);
-			if (w > cols[c].width)
-				cols[c].width = w;
-		}
-	}
-
-	printf("# Event '");
-	vp_text_puts(stdout, t->name);
-	printf("'\n");
-	printf("# Samples: %" PRIu64 "  %s: %" PRIu64 "  Lost: %" PRIu64 "\n", t->total_samples,
-	       t->weight ? "Weight" : "Period", t->total_period, t->lost_samples);
-	if (t->weight) {
-		printf("# Weight: sum of the tracepoint field '");
-		vp_text_puts(stdout, t->weight);
-		printf("' (negative values count 0)\n");
-	}
-	if (rows < t->nrows)
-		printf("# Rows: top %zu of %zu\n", rows, t->nrows);
-	printf("#\n# %8s  %*s  %*s", "Overhead", sw, "Samples", pw, "Period");
-	for (size_t c = 0; c < ncols; c++) {
-		printf("  ");
-		vp_text_pad(stdout, cols[c].title, c + 1 < ncols ? cols[c].width : 0);
-	}
-	printf("\n# %8s  %*s  %*s", "........", sw, "", pw, "");
-	for (size_t c = 0; c < ncols; c++) {
-		printf("  ");
-		for (int k = 0; k < cols[c].width; k++)
-			putchar('.');
-	}
-	printf("\n#\n");
-	for (size_t i = 0; i < rows; i++) {
-		const struct vp_row *r = &t->rows[i];
-		printf("  %7.2f%%  %*" PRIu64 "  %*" PRIu64, 100.0 * vp_row_share(t, r, a->value), sw,
-		       r->samples, pw, r->period);
-		for (size_t c = 0; c < ncols; c++) {
-			int w = c + 1 < ncols ? cols[c].width : 0;
-			printf("  ");
-			if (cols[c].key == VP_KEY_SYM && t->group) {
-				vp_text_pad(stdout, r->symbol, w);
-			} else if (cols[c].key == VP_KEY_SYM) {
-				int n = printf("[%c] ", r->domain ? r->domain : '.');
-				n += (int)vp_text_write(stdout, r->symbol, sym_len(r, a->full_names));
-				printf("%*s", w > n ? w - n : 0, "");
-			} else if (cols[c].key == VP_KEY_DSO) {
-				vp_text_pad(stdout, vp_dso_short_name(r->dso), w);
-			} else if (cols[c].key == VP_KEY_COMM) {
-				vp_text_pad(stdout, r->comm, w);
-			} else {
-				int n = printf("%d:", r->pid) + (int)vp_text_puts(stdout, r->comm);
-				printf("%*s", w > n ? w - n : 0, "");
-			}
-		}
-		printf("\n");
-	}
-	printf("\n");
-}
-
-/* ---- --header ---- */
-
-static void print_attr(const struct vp_evsel *ev)
-{
-	const struct perf_event_attr *a = &ev->attr;
-
-	printf("# event : name = ");
-	vp_text_puts(stdout, ev->name);
-	printf(", type = %u, config = %#llx, size = %u, %s = %llu, "
-	       "sample_type = %#llx, read_format = %#llx", a->type,
-	       (unsigned long long)a->config, ev->file_attr_size, a->freq ? "sample_freq" : "sample_period",
-	       (unsigned long long)a->sample_period, (unsigned long long)a->sample_type,
-	       (unsigned long long)a->read_format);
-#define FLAG(f) if (a->f) printf(", " #f " = 1")
-	FLAG(exclude_user);
-	FLAG(exclude_kernel);
-	FLAG(exclude_hv);
-	FLAG(exclude_host);
-	FLAG(exclude_guest);
-	FLAG(exclude_idle);
-	FLAG(inherit);
-	FLAG(sample_id_all);
-	FLAG(precise_ip);
-#undef FLAG
-	printf(", ids = %zu\n", ev->nids);
-}
-
-static int print_header(const char *path, struct vp_error *err)
-{
-	struct vp_perfdata *pd;
-	struct vp_strpool *pool = vp_strpool_new();
-	struct vp_profile_meta m;
-	uint64_t first, last;
-
-	if (!pool)
-		return vp_errorf(err, -12, "out of memory");
-	if (vp_perfdata_open(path, &pd, err) < 0) {
-		vp_strpool_free(pool);
-		return -1;
-	}
-	vp_profile_meta_init(&m);
-	vp_perfdata_meta(pd, &m, pool);
-	vp_perfdata_sample_time(pd, &first, &last);
-	printf("# file            : ");
-	vp_text_puts(stdout, path);
-	printf("%s\n", vp_perfdata_is_pipe(pd) ? " (pipe format)" : "");
-	/* every string here comes from the file */
-#define S(label, v) (printf("# %-16s: ", label), vp_text_puts(stdout, (v) ? (v) : "unknown"), \
-		     putchar('\n'))
-	S("hostname", m.hostname);
-	S("os release", m.osrelease);
-	S("perf version", m.perf_version);
-	S("arch", m.arch);
-	if (m.nr_cpus >= 0)
-		printf("# %-16s: %d\n", "cpus online", m.nr_cpus);
-	S("cpu description", m.cpudesc);
-	S("command line", m.cmdline);
-	if (m.vmprof_version)
-		S("vmprof version", m.vmprof_version);
-	if (m.label)
-		S("label", m.label);
-	S("hypervisor", m.hypervisor);
-	if (m.start_time >= 0) {
-		char tb[64];
-		time_t t = (time_t)m.start_time;
-		strftime(tb, sizeof(tb), "%Y-%m-%d %H:%M:%S %z", localtime(&t));
-		printf("# %-16s: %s\n", "recorded at", tb);
-	}
-	if (first || last)
-		printf("# %-16s: %.6f .. %.6f s (%.3f ms)\n", "sample time", first / 1e9, last / 1e9,
-		       (last - first) / 1e6);
-	if (m.duration >= 0)
-		printf("# %-16s: %.3f s\n", "duration", m.duration);
-	if (m.cpu_time >= 0)
-		printf("# %-16s: %.3f s\n", "command cpu time", m.cpu_time);
-	if (m.steal_time >= 0)
-		printf("# %-16s: %.3f s\n", "steal time", m.steal_time);
-#undef S
-	const void *sd;
-	uint64_t ss;
-	struct vp_portsyms *ps;
-	if (vp_perfdata_feature(pd, VP_FEAT_VMPROF_SYMS, &sd, &ss) == 0 &&
-	    vp_portsyms_parse(vp_perfdata_path(pd), sd, (size_t)ss, &ps, err) == 0) {
-		size_t nsyms = 0;
-		for (size_t i = 0; i < vp_portsyms_count(ps); i++)
-			nsyms += vp_symtab_count(vp_portsyms_at(ps, i)->tab);
-		printf("# %-16s: %zu symbols of %zu objects\n", "portable symbols", nsyms,
-		       vp_portsyms_count(ps));
-		vp_portsyms_free(ps);
-	}
-	for (size_t i = 0; i < vp_perfdata_nevsel(pd); i++)
-		print_attr(vp_perfdata_evsel(pd, i));
-	vp_perfdata_close(pd);
-	vp_strpool_free(pool);
-	return 0;
-}
-
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { .input = "perf.data", .sort = "dso,sym", .format = "table",
@@ -339,7 +116,7 @@ int cmd_report(int argc, char **argv)
 		return vp_usage_error(&info, "unexpected argument '%s'", argv[i]), 2;
 
 	if (a.header) {
-		status = print_header(a.input, &err) < 0 ? vp_cmd_fail("report", &err) : 0;
+		status = vp_perfdata_write_header(stdout, a.input, &err) < 0 ? vp_cmd_fail("report", &err) : 0;
 		goto out;
 	}
 	a.load.events = a.events;
@@ -370,11 +147,7 @@ int cmd_report(int argc, char **argv)
 	} else if (!strcmp(a.format, "xml")) {
 		vp_profile_write_xml(stdout, prof, &oo);
 	} else {
-		printf("# vmprof report of '");
-		vp_text_puts(stdout, a.input);
-		printf("'\n#\n");
-		for (size_t e = 0; e < prof->ntables; e++)
-			print_table(prof->tables[e], &a, a.sort);
+		vp_profile_write_table(stdout, prof, a.input, a.sort, &oo);
 	}
 out:
 	vp_profile_free(prof);

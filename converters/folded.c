@@ -122,7 +122,8 @@ static int on_stack(void *ctx, const struct vp_stack *st)
 
 	fo->len = 0;
 	r = put(fo, comm, strlen(comm));
-	for (size_t i = st->n; i-- > 0 && r == 0;)	/* root first */
+	/* root first; the chain as perf script prints it */
+	for (size_t i = st->n; i-- > (size_t)st->added_leaf && r == 0;)
 		if ((r = put_sep(fo)) == 0)
 			r = put_frame(fo, &st->frames[i].r);
 	if (r == 0)

@@ -39,6 +39,16 @@ int vp_cmp_write_xml(FILE *f, const struct vp_comparison *c, const struct vp_out
 /* Saved comparison XML: every row of the join, both sides' metadata. */
 int vp_cmp_save_xml(FILE *f, const struct vp_comparison *c);
 
+/* Text tables for a terminal: report's (a heading naming input, then each
+ * event's table with the key columns of keys, "dso,sym") and compare's (a
+ * heading naming the two inputs, then each event's rows); tables sorted. */
+int vp_profile_write_table(FILE *f, const struct vp_profile *p, const char *input, const char *keys,
+			   const struct vp_out_opts *o);
+int vp_cmp_write_table(FILE *f, const struct vp_comparison *c, const char *host, const char *guest,
+		       const struct vp_out_opts *o);
+/* report --header: a perf.data file's metadata and event attributes. */
+int vp_perfdata_write_header(FILE *f, const char *path, struct vp_error *err);
+
 /* Readers over a whole file's bytes; path is for messages. */
 int vp_profile_read_csv(const char *path, const char *data, size_t len, struct vp_profile **out,
 			struct vp_error *err);

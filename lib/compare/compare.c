@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util/namelist.h"
+
 void vp_compare_opts_init(struct vp_compare_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -152,16 +154,6 @@ static void copy_meta(struct vp_comparison *c, struct vp_profile_meta *d,
 	d->hypervisor = copy(c, s->hypervisor, oom);
 }
 
-static int wanted(const struct vp_compare_opts *o, const char *name)
-{
-	if (!o->events)
-		return 1;
-	for (size_t i = 0; o->events[i]; i++)
-		if (!strcmp(o->events[i], name))
-			return 1;
-	return 0;
-}
-
 struct vp_comparison *vp_comparison_new(void)
 {
 	struct vp_comparison *c = calloc(1, sizeof(*c));
@@ -231,7 +223,7 @@ int vp_compare(const struct vp_profile *host, const struct vp_profile *guest,
 	for (int s = 0; s < 2 && !oom; s++) {
 		for (size_t i = 0; i < side[s]->ntables; i++) {
 			const struct vp_event_table *t = side[s]->tables[i];
-			if (!wanted(opts, t->name) || (s == VP_GUEST && vp_profile_find(host, t->name)))
+			if (!vp_names_want(opts->events, t->name) || (s == VP_GUEST && vp_profile_find(host, t->name)))
 				continue;
 			const struct vp_event_table *th = vp_profile_find(host, t->name);
 			const struct vp_event_table *tg = vp_profile_find(guest, t->name);
@@ -382,6 +374,41 @@ void vp_comparison_rank(struct vp_comparison *c, enum vp_rank rank, size_t top)
 		qsort_r(e->rows, e->total_rows, sizeof(*e->rows), rank_cmp, &x);
 		e->nrows = top && top < e->total_rows ? top : e->total_rows;
 	}
+}
+
+int vp_comparison_keep_events(struct vp_comparison *c, const char *const *names,
+			      struct vp_error *err)
+{
+	size_t kept = 0;
+
+	if (!names)
+		return 0;
+	for (size_t i = 0; i < c->nevents; i++) {
+		if (vp_names_want(names, c->events[i].name))
+			c->events[kept++] = c->events[i];
+		else
+			free(c->events[i].rows);
+	}
+	c->nevents = kept;
+	for (size_t k = 0; names[k]; k++) {
+		size_t i = 0;
+		while (i < c->nevents && strcmp(names[k], c->events[i].name))
+			i++;
+		if (i == c->nevents)
+			return vp_errorf(err, -ENOENT, "no event '%s' in the comparison", names[k]);
+	}
+	return 0;
+}
+
+int vp_comparison_relabel(struct vp_comparison *c, const char *host, const char *guest)
+{
+	const char *h = vp_strpool_intern(c->pool, host), *g = vp_strpool_intern(c->pool, guest);
+
+	if (!h || !g)
+		return -ENOMEM;
+	c->label[VP_HOST] = h;
+	c->label[VP_GUEST] = g;
+	return 0;
 }
 
 static const char *const rank_names[] = {

@@ -1,4 +1,7 @@
-/* A comparison: two profiles (host, guest) joined per event by key — a full
+/* lib/compare/, the compare stage: profiles joined per event, ranked and cut
+ * (this header); the statistics across runs (stats.h).
+ *
+ * A comparison: two profiles (host, guest) joined per event by key — a full
  * outer join, so a function seen on one side only keeps its row with the other
  * side zero — ranked, optionally cut to the top N. */
 #ifndef VP_COMPARE_H
@@ -74,6 +77,13 @@ struct vp_comparison *vp_comparison_new(void);
 int vp_comparison_add_event(struct vp_comparison *c, const char *name);
 /* Re-rank and cut (the chart uses this on a saved, full comparison). */
 void vp_comparison_rank(struct vp_comparison *c, enum vp_rank rank, size_t top);
+/* Keep only the events named (NULL-terminated; NULL keeps all), as
+ * vp_profile_keep_events does for a profile; -ENOENT naming the first that
+ * the comparison does not have. */
+int vp_comparison_keep_events(struct vp_comparison *c, const char *const *names,
+			      struct vp_error *err);
+/* New column heads for the two sides; -ENOMEM. */
+int vp_comparison_relabel(struct vp_comparison *c, const char *host, const char *guest);
 
 uint64_t vp_cmp_value(const struct vp_cmp_row *r, enum vp_side s, enum vp_value v);
 uint64_t vp_cmp_total(const struct vp_cmp_event *e, enum vp_side s, enum vp_value v);

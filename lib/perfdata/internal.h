@@ -1,4 +1,6 @@
-/* Shared between the perf.data header reader and the record walker. */
+/* The reader's state, shared by its files: header.c opens (evsel.c,
+ * features.c, pipe.c fill the view), stream.c reads, walk.c walks through
+ * ordered.c and delivers with records.c; threaded.c splits the walk. */
 #ifndef VP_PERFDATA_INTERNAL_H
 #define VP_PERFDATA_INTERNAL_H
 
@@ -9,6 +11,8 @@
 #define VP_MAX_IDS		(1u << 20)
 #define VP_MAX_FEATURE_SIZE	(512ull << 20)
 #define VP_MAX_BUILD_IDS	(1u << 20)
+
+#define VP_STREAM_CHUNK		(4u << 20)	/* reads and payloads go in steps this big */
 
 /* Sequential reader over a file region or a pipe: hands out whole records. */
 struct vp_stream {
@@ -106,6 +110,14 @@ int vp_pd_deliver(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void 
 		  uint64_t offset, struct vp_error *err);
 int vp_pd_run_end(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
 		  struct vp_pd_idcache *ids, struct vp_pd_run *run, struct vp_error *err);
+/* One record, alone (no run joined). */
+int vp_pd_deliver_record(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
+			 struct vp_pd_idcache *ids, const struct perf_event_header *h,
+			 uint64_t offset, struct vp_error *err);
+/* A record's timestamp (a sample's or its sample_id_all trailer's), ~0 when
+ * it carries none. */
+uint64_t vp_pd_record_time(struct vp_perfdata *pd, struct vp_pd_idcache *c,
+			   const struct perf_event_header *h);
 
 int vp_pd_add_evsel(struct vp_perfdata *pd, const void *attr, uint64_t attr_size,
 		    const uint64_t *ids, uint64_t nids, struct vp_error *err);
@@ -116,6 +128,13 @@ int vp_pd_parse_feature(struct vp_perfdata *pd, unsigned bit, const uint8_t *dat
 /* perf_record_header_build_id records (a HEADER_BUILD_ID section, or records
  * of the stream) added to the file's build-ids; -1 when malformed. */
 int vp_pd_parse_build_ids(struct vp_perfdata *pd, const uint8_t *data, uint64_t size);
+
+/* Pipe mode: read the header records before the first kernel record. */
+int vp_pd_open_pipe(struct vp_perfdata *pd, struct vp_error *err);
+/* A header record (attr, feature, tracing data, event update) met in a
+ * stream: 1 when consumed here, 0 when not one, or a negative code. */
+int vp_pd_header_record(struct vp_perfdata *pd, const struct perf_event_header *h,
+			struct vp_error *err);
 
 int vp_stream_init(struct vp_stream *s, int fd, int seekable, uint64_t offset, uint64_t limit);
 void vp_stream_free(struct vp_stream *s);

@@ -1,4 +1,8 @@
-/* perf.data reader: header, attrs and ids, feature sections, and one pass over
+/* lib/perfdata/, the file stage: perf.data in (this header; header.c opens,
+ * walk.c walks through ordered.c and records.c, threaded.c on two threads)
+ * and out (write.h), tracepoint formats (tracedata.h), event names.
+ *
+ * perf.data reader: header, attrs and ids, feature sections, and one pass over
  * the data section calling back into a vp_perf_tool (perf's struct perf_tool
  * pattern). Reads perf 6.1's file and pipe formats, and recovers files whose
  * header was never finished. Memory use is flat in the file's size: records
@@ -145,6 +149,12 @@ int vp_perfdata_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, vo
  * `other` callback. */
 int vp_perfdata_walk_threaded(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
 			      struct vp_error *err);
+
+/* A callchain entry that is a context marker (PERF_CONTEXT_KERNEL, _USER,
+ * _HV, _GUEST_KERNEL, _GUEST_USER) sets the cpumode of the addresses after it,
+ * as perf's add_callchain_ip does (PERF_CONTEXT_HV: the hypervisor, [H]).
+ * 1 when ip is a marker (*cpumode set), 0 when it is an address. */
+int vp_callchain_context(uint64_t ip, unsigned *cpumode);
 
 /* perf's name for an attr without EVENT_DESC ("cpu-clock", "cycles:u", "r1a2"). */
 void vp_event_name_from_attr(const struct perf_event_attr *attr, char *buf, size_t size);

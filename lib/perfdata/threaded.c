@@ -49,6 +49,19 @@ struct pipeline {
 	pthread_t worker;
 };
 
+/* A spinning CPU's hint to its sibling thread; elsewhere a compiler barrier,
+ * so the loop still re-reads what it waits for. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
 /* Wait a little before sleeping: a thread that sleeps at every handover is
  * woken on its waker's CPU, and the two then share one core. Only a few
  * microseconds: once merged repeats made the worker the faster side, a
@@ -59,7 +72,7 @@ static void spin_until_nonzero(const size_t *v, const int *done)
 	for (int i = 0; i < 200; i++) {
 		if (__atomic_load_n(v, __ATOMIC_ACQUIRE) || __atomic_load_n(done, __ATOMIC_ACQUIRE))
 			return;
-		__builtin_ia32_pause();
+		cpu_relax();
 	}
 }
 

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util/namelist.h"
+
 void vp_profile_meta_init(struct vp_profile_meta *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -59,10 +61,7 @@ void vp_profile_keep_events(struct vp_profile *p, const char *const *names)
 	if (!names)
 		return;
 	for (size_t i = 0; i < p->ntables; i++) {
-		int want = 0;
-		for (size_t k = 0; names[k] && !want; k++)
-			want = !strcmp(names[k], p->tables[i]->name);
-		if (want)
+		if (vp_names_want(names, p->tables[i]->name))
 			p->tables[kept++] = p->tables[i];
 		else
 			table_free(p->tables[i]);

@@ -1,4 +1,7 @@
-/* The data model: a profile is metadata plus one table per event; a table's
+/* lib/profile/, the tabulate stage: a perf.data file walked into per-event
+ * tables (report.h), and the tables themselves (this header).
+ *
+ * The data model: a profile is metadata plus one table per event; a table's
  * rows are keyed by (symbol, dso, domain) and optionally comm and pid, and
  * carry sample counts and summed periods. Everything downstream (converters,
  * compare, render) works on these structures. */

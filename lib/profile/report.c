@@ -10,6 +10,7 @@
 #include "lib/perfdata/perfdata.h"
 #include "lib/perfdata/perf_format.h"
 #include "lib/symbols/session.h"
+#include "lib/util/namelist.h"
 #include "lib/util/u64map.h"
 #include "lib/perfdata/tracedata.h"
 
@@ -47,9 +48,9 @@ struct row_slot {
 };
 
 struct loader {
+	struct vp_session_client sc;	/* first: the session forwarders' view */
 	const struct vp_load_opts *o;
 	struct vp_perfdata *pd;
-	struct vp_session *session;
 	struct vp_profile *prof;
 	unsigned key;
 	struct vp_event_table **by_evsel;	/* NULL entry: event filtered out */
@@ -63,21 +64,10 @@ struct loader {
 	struct vp_row last_key;
 	size_t last_row;
 	int fields_found;
-	struct vp_error *err;
 	struct pending pending;
 	int plain;		/* neither --caller nor a comm or pid key */
 	struct row_slot *rows;	/* ROW_CACHE_SIZE of them */
 };
-
-static int wanted(const struct vp_load_opts *o, const char *name)
-{
-	if (!o->events)
-		return 1;
-	for (size_t i = 0; o->events[i]; i++)
-		if (!strcmp(o->events[i], name))
-			return 1;
-	return 0;
-}
 
 /* The table of an evsel, made on first use (pipe streams add evsels late). */
 static struct vp_event_table *table_make(struct loader *l, const struct vp_evsel *ev)
@@ -100,7 +90,7 @@ static struct vp_event_table *table_make(struct loader *l, const struct vp_evsel
 	}
 	if (!l->resolved_evsel[ev->index]) {
 		l->resolved_evsel[ev->index] = 1;
-		if (wanted(l->o, ev->name)) {
+		if (vp_names_want(l->o->events, ev->name)) {
 			char name[512];
 			/* Two attrs of one name (-e cpu-clock -e cpu-clock) stay apart, as in perf. */
 			snprintf(name, sizeof(name), "%s", ev->name);
@@ -144,16 +134,11 @@ static void resolve_caller(struct loader *l, const struct vp_sample *s, struct v
 
 	for (uint64_t i = 0; i < s->nr_callchain; i++) {
 		uint64_t ip = s->callchain[i];
-		if (ip >= PERF_CONTEXT_MAX) {
-			cpumode = ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
-				: ip == PERF_CONTEXT_GUEST_USER ? PERF_RECORD_MISC_GUEST_USER
-				: ip == PERF_CONTEXT_GUEST_KERNEL ? PERF_RECORD_MISC_GUEST_KERNEL
-				: PERF_RECORD_MISC_KERNEL;
+		if (vp_callchain_context(ip, &cpumode))
 			continue;
-		}
 		if (cpumode != PERF_RECORD_MISC_USER)
 			continue;
-		vp_session_resolve(l->session, s->pid, cpumode, ip, &r);
+		vp_session_resolve(l->sc.session, s->pid, cpumode, ip, &r);
 		/* An address in no map is a frame-pointer walk gone astray: skip it. */
 		if (!strcmp(r.dso, "[unknown]"))
 			continue;
@@ -187,11 +172,11 @@ static int pending_flush(struct loader *l)
 
 	for (size_t i = 0; i < p->n; i++) {
 		struct vp_resolved res;
-		vp_session_resolve(l->session, UINT32_MAX, PERF_RECORD_MISC_KERNEL, p->v[i].ip, &res);
+		vp_session_resolve(l->sc.session, UINT32_MAX, PERF_RECORD_MISC_KERNEL, p->v[i].ip, &res);
 		struct vp_row row = { res.symbol, res.dso, NULL, -1, res.domain, p->v[i].samples,
 				      p->v[i].period };
 		if (vp_table_add(p->v[i].t, &row) < 0)
-			return vp_errorf(l->err, -ENOMEM, "out of memory");
+			return vp_errorf(l->sc.err, -ENOMEM, "out of memory");
 	}
 	vp_u64map_free(&p->index);
 	free(p->v);
@@ -219,12 +204,12 @@ static int pending_add(struct loader *l, struct vp_event_table *t, const struct 
 		size_t cap = p->cap ? p->cap * 2 : 1024;
 		struct pending_ip *v = realloc(p->v, cap * sizeof(*v));
 		if (!v)
-			return vp_errorf(l->err, -ENOMEM, "out of memory");
+			return vp_errorf(l->sc.err, -ENOMEM, "out of memory");
 		p->v = v;
 		p->cap = cap;
 	}
 	if (vp_u64map_put(&p->index, key, (void *)(uintptr_t)(p->n + 1)) < 0)
-		return vp_errorf(l->err, -ENOMEM, "out of memory");
+		return vp_errorf(l->sc.err, -ENOMEM, "out of memory");
 	p->v[p->n++] = (struct pending_ip){ t, s->ip, s->count, s->period };
 	return 1;
 }
@@ -247,11 +232,11 @@ static int count_plain(struct loader *l, struct vp_event_table *t, const struct 
 		t->total_period += s->period;
 		return 0;
 	}
-	vp_session_resolve_gen(l->session, s->pid, cpumode, s->ip, &res, &genp, &gen);
+	vp_session_resolve_gen(l->sc.session, s->pid, cpumode, s->ip, &res, &genp, &gen);
 	struct vp_row row = { res.symbol, res.dso, NULL, -1, res.domain, s->count, s->period };
 	int at = vp_table_add(t, &row);
 	if (at < 0)
-		return vp_errorf(l->err, -ENOMEM, "'%s': out of memory", vp_perfdata_path(l->pd));
+		return vp_errorf(l->sc.err, -ENOMEM, "'%s': out of memory", vp_perfdata_path(l->pd));
 	if (genp)
 		*c = (struct row_slot){ s->ip, genp, t, s->pid, gen, (uint32_t)at, cpumode };
 	return 0;
@@ -269,14 +254,14 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 		return 0;
 	if ((s->misc & VP_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL && !l->o->caller &&
 	    !t->weight && !t->group && !(l->key & (VP_KEY_COMM | VP_KEY_PID)) &&
-	    vp_session_kernel_loading(l->session)) {
+	    vp_session_kernel_loading(l->sc.session)) {
 		int r = pending_add(l, t, s);
 		if (r != 0)
 			return r < 0 ? r : 0;
 	}
 	if (l->plain && !t->weight && !t->group)
 		return count_plain(l, t, s);
-	vp_session_resolve(l->session, s->pid, s->misc, s->ip, &res);
+	vp_session_resolve(l->sc.session, s->pid, s->misc, s->ip, &res);
 	if (l->o->caller && s->callchain)
 		resolve_caller(l, s, &res);
 	row = (struct vp_row){ res.symbol, res.dso, NULL, -1, res.domain, s->count, s->period };
@@ -289,11 +274,11 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 		} else {
 			row.symbol = vp_tpfield_label(f, s->raw, s->raw_size, l->prof->pool);
 			if (!row.symbol)
-				return vp_errorf(l->err, -ENOMEM, "out of memory");
+				return vp_errorf(l->sc.err, -ENOMEM, "out of memory");
 		}
 	}
 	if (l->key & (VP_KEY_COMM | VP_KEY_PID))
-		row.comm = vp_session_comm_of(l->session, s->pid, s->tid);
+		row.comm = vp_session_comm_of(l->sc.session, s->pid, s->tid);
 	if (l->key & VP_KEY_PID)
 		row.pid = (int32_t)s->pid;
 	if (t == l->last_table && row.symbol == l->last_key.symbol && row.dso == l->last_key.dso &&
@@ -307,7 +292,7 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	}
 	int at = vp_table_add(t, &row);
 	if (at < 0)
-		return vp_errorf(l->err, -ENOMEM, "'%s': out of memory", vp_perfdata_path(l->pd));
+		return vp_errorf(l->sc.err, -ENOMEM, "'%s': out of memory", vp_perfdata_path(l->pd));
 	l->last_table = t;
 	l->last_key = row;
 	l->last_row = (size_t)at;
@@ -320,21 +305,9 @@ static int on_mmap(void *ctx, const struct vp_mmap_event *m)
 
 	/* Set-aside kernel samples belong to the kernel maps as they are now
 	 * (resolving them waits for kallsyms: only when the maps change). */
-	if (l->pending.n && vp_session_mmap_changes_kernel(l->session, m) && pending_flush(l) < 0)
+	if (l->pending.n && vp_session_mmap_changes_kernel(l->sc.session, m) && pending_flush(l) < 0)
 		return -ENOMEM;
-	return vp_session_mmap(l->session, m) < 0 ? vp_errorf(l->err, -ENOMEM, "out of memory") : 0;
-}
-
-static int on_comm(void *ctx, const struct vp_comm_event *c)
-{
-	struct loader *l = ctx;
-	return vp_session_comm(l->session, c) < 0 ? vp_errorf(l->err, -ENOMEM, "out of memory") : 0;
-}
-
-static int on_fork(void *ctx, const struct vp_task_event *t)
-{
-	struct loader *l = ctx;
-	return vp_session_fork(l->session, t) < 0 ? vp_errorf(l->err, -ENOMEM, "out of memory") : 0;
+	return vp_session_process_mmap(ctx, m);
 }
 
 static int on_lost(void *ctx, const struct vp_lost_event *e)
@@ -379,7 +352,7 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 		o = &defaults;
 	}
 	l.o = o;
-	l.err = err;
+	l.sc.err = err;
 	/* perf's symbol key is a symbol within its object. */
 	l.key = o->key ? o->key : VP_KEY_DEFAULT;
 	if (l.key & VP_KEY_SYM)
@@ -393,7 +366,7 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 		goto out;
 	}
 	so = (struct vp_session_opts){ o->symfs, o->kallsyms, o->guest_kallsyms, o->guest_modules };
-	if ((r = vp_session_new(l.pd, &so, l.prof->pool, &l.session, err)) < 0)
+	if ((r = vp_session_new(l.pd, &so, l.prof->pool, &l.sc.session, err)) < 0)
 		goto out;
 	if (o->weight || o->group_by) {
 		const void *tdata;
@@ -411,7 +384,7 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	}
 	/* Tables in the file's event order, even for events without samples. */
 	for (size_t i = 0; i < vp_perfdata_nevsel(l.pd); i++)
-		if (!table_of(&l, vp_perfdata_evsel(l.pd, i)) && wanted(o, vp_perfdata_evsel(l.pd, i)->name)) {
+		if (!table_of(&l, vp_perfdata_evsel(l.pd, i)) && vp_names_want(o->events, vp_perfdata_evsel(l.pd, i)->name)) {
 			r = vp_errorf(err, -ENOMEM, "out of memory");
 			goto out;
 		}
@@ -427,9 +400,10 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 		goto out;
 	}
 	struct vp_perf_tool tool = {
-		.sample = on_sample, .mmap = on_mmap, .comm = on_comm, .fork = on_fork,
-		.lost = on_lost, .merge_repeats = l.plain && !l.td,
+		.sample = on_sample, .lost = on_lost, .merge_repeats = l.plain && !l.td,
 	};
+	vp_session_tool(&tool);
+	tool.mmap = on_mmap;	/* set-aside kernel samples first */
 	r = o->one_thread ? vp_perfdata_walk(l.pd, &tool, &l, err)
 			  : vp_perfdata_walk_threaded(l.pd, &tool, &l, err);
 	if (r < 0 || (r = pending_flush(&l)) < 0)
@@ -441,7 +415,7 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	*out = l.prof;
 	l.prof = NULL;
 out:
-	vp_session_free(l.session);
+	vp_session_free(l.sc.session);
 	vp_u64map_free(&l.pending.index);
 	free(l.pending.v);
 	vp_tracedata_free(l.td);

@@ -23,6 +23,11 @@ struct vp_stack {
 	const char *comm;		/* the thread's command at this point, NULL if unknown */
 	const struct vp_frame *frames;	/* leaf first; valid during the callback only */
 	size_t n;			/* >= 1: the sampled address at least */
+	/* 1 when frames[0] is the sampled address, added because the callchain
+	 * does not start there (a chain of kernel frames only, --call-graph
+	 * dwarf; a hand-made chain): perf report counts self time at it, perf
+	 * script prints the chain alone. */
+	int added_leaf;
 };
 
 struct vp_stacks;

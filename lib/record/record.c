@@ -1,10 +1,11 @@
 /* The recorder (see record.h): one ring buffer per CPU, the other events of
  * that CPU redirected into it (PERF_EVENT_IOC_SET_OUTPUT), drained by a poll
  * loop that sleeps until the kernel wakes it; records go straight into the
- * perf.data writer, a FINISHED_ROUND after each pass as perf writes them. */
+ * perf.data writer, a FINISHED_ROUND after each pass as perf writes them.
+ * vp_record runs named steps (prepare, choose_targets, open_all, open_output,
+ * start, record_loop, stop, then finish.c) and has one cleanup for them all. */
 #include "record.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -15,9 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,9 +24,9 @@
 #include "events.h"
 #include "machine.h"
 #include "lib/perfdata/write.h"
-#include "lib/symbols/kernel_id.h"
-#include "lib/symbols/portsyms.h"
-#include "lib/symbols/session.h"
+#include "finish.h"
+#include "synth.h"
+#include "targets.h"
 
 #define MAX_CPUS 4096
 #define DRAIN_MS 250
@@ -73,6 +72,16 @@ struct rec {
 	uint64_t samples, lost;
 	size_t user_only;	/* events that fell back to user space only */
 	struct vp_error *err;
+	/* the run: the command and its pipes, the file being written */
+	struct vp_record_result *res;
+	pid_t child;			/* the command, -1 when none or reaped */
+	int go[2], fail[2];		/* go lets the command exec; fail brings back its errno */
+	int wake[2];			/* vp_record_stop's wakeup of the poll */
+	int pidfd;
+	char partial[4096];		/* OUTPUT.partial, renamed when complete */
+	struct vp_pdw_event *pev;
+	time_t start;
+	double t0, steal0, cpu_time;
 };
 
 static long perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group, unsigned long fl)
@@ -289,298 +298,6 @@ static int drain(struct rec *r, int *any)
 	return 0;
 }
 
-/* ---- what existed before the recording ---- */
-
-static uint64_t kernel_text(void)
-{
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[512];
-	unsigned long long a = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		char t, name[256];
-		unsigned long long v;
-		if (sscanf(line, "%llx %c %255s", &v, &t, name) == 3 && !strcmp(name, "_text")) {
-			a = v;
-			break;
-		}
-	}
-	fclose(f);
-	return a;
-}
-
-static void synth_process(struct rec *r, pid_t pid)
-{
-	char path[64], comm[64] = "", line[4352];
-	FILE *f;
-	DIR *d;
-	struct dirent *de;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	if ((f = fopen(path, "r"))) {
-		if (fgets(comm, sizeof(comm), f))
-			comm[strcspn(comm, "\n")] = '\0';
-		fclose(f);
-	}
-	if (!comm[0])
-		return;	/* gone */
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	if ((d = opendir(path))) {
-		while ((de = readdir(d)))
-			if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
-				vp_pdw_comm(r->w, (uint32_t)pid, (uint32_t)atoi(de->d_name), comm);
-		closedir(d);
-	}
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	if (!(f = fopen(path, "r")))
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long s, e, off;
-		char perms[8], file[4097] = "";
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4096[^\n]", &s, &e, perms, &off, file) < 4)
-			continue;
-		if (perms[2] != 'x')
-			continue;	/* only code is sampled */
-		char *fn = file + strspn(file, " ");
-		if (!*fn)
-			fn = "//anon";
-		uint32_t prot = (perms[0] == 'r' ? 1 : 0) | (perms[1] == 'w' ? 2 : 0) | 4;
-		vp_pdw_mmap2(r->w, PERF_RECORD_MISC_USER, (uint32_t)pid, (uint32_t)pid, s, e - s, off, prot,
-			     perms[3] == 's' ? 1 : 2, fn);
-	}
-	fclose(f);
-}
-
-static void synth_existing(struct rec *r)
-{
-	uint64_t text = kernel_text();
-	uint8_t kid[20];
-	size_t kn;
-
-	/* Which kernel this is, first in the data: a recording killed before
-	 * its header sections were written still says it (perf reads the
-	 * record anywhere in the stream). */
-	if (vp_kernel_build_id(kid, &kn) == 0)
-		vp_pdw_build_id(r->w, PERF_RECORD_MISC_KERNEL, -1, kid, kn, "[kernel.kallsyms]");
-
-	if (text)	/* the kernel map; its pgoff locates _text (KASLR) */
-		vp_pdw_mmap2(r->w, PERF_RECORD_MISC_KERNEL, UINT32_MAX, 0, text, ~0ull - text, text, 5, 0,
-			     "[kernel.kallsyms]_text");
-	if (r->o->argv && !r->o->system_wide)
-		return;	/* the command's own records come from the kernel after exec */
-	if (r->o->system_wide) {
-		DIR *d = opendir("/proc");
-		struct dirent *de;
-		while (d && (de = readdir(d)))
-			if (de->d_name[0] >= '1' && de->d_name[0] <= '9')
-				synth_process(r, atoi(de->d_name));
-		if (d)
-			closedir(d);
-	} else {	/* per process: its threads' names and its maps, once */
-		for (size_t i = 0; i < r->nprocs; i++)
-			synth_process(r, r->procs[i]);
-	}
-}
-
-/* ---- targets ---- */
-
-/* -p ends when every listed process has: a zombie counts as gone. */
-static int any_alive(const struct rec *r)
-{
-	for (size_t i = 0; i < r->nprocs; i++) {
-		char path[64], buf[512];
-		FILE *f;
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)r->procs[i]);
-		if (!(f = fopen(path, "r")))
-			continue;
-		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[n] = '\0';
-		const char *paren = strrchr(buf, ')');
-		if (paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X')
-			return 1;
-	}
-	return 0;
-}
-
-static int add_target(struct rec *r, pid_t p)
-{
-	pid_t *v = realloc(r->targets, (r->ntargets + 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	r->targets = v;
-	v[r->ntargets++] = p;
-	return 0;
-}
-
-/* -p: every thread of every listed process. */
-static int pid_targets(struct rec *r, const char *list)
-{
-	char *copy = strdup(list), *save = NULL;
-	int rc = 0;
-
-	if (!copy)
-		return vp_errorf(r->err, -ENOMEM, "out of memory");
-	for (char *t = strtok_r(copy, ",", &save); t && rc >= 0; t = strtok_r(NULL, ",", &save)) {
-		char *end, path[64];
-		long pid = strtol(t, &end, 10);
-		DIR *d;
-		struct dirent *de;
-		if (*end || pid <= 0 || pid > 4194304) {
-			rc = vp_errorf(r->err, -EINVAL, "-p: '%s' is not a process id", t);
-			break;
-		}
-		snprintf(path, sizeof(path), "/proc/%ld/task", pid);
-		if (!(d = opendir(path))) {
-			rc = vp_errorf(r->err, -ESRCH, "-p: no process %ld", pid);
-			break;
-		}
-		pid_t *pv = realloc(r->procs, (r->nprocs + 1) * sizeof(*pv));
-		if (!pv) {
-			closedir(d);
-			rc = vp_errorf(r->err, -ENOMEM, "out of memory");
-			break;
-		}
-		r->procs = pv;
-		pv[r->nprocs++] = (pid_t)pid;
-		while ((de = readdir(d)) && rc >= 0)
-			if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
-				rc = add_target(r, atoi(de->d_name));
-		closedir(d);
-	}
-	free(copy);
-	return rc;
-}
-
-/* ---- tracepoint formats (perf's HEADER_TRACING_DATA, version 0.6) ---- */
-
-static int put_file(FILE *out, const char *path, int size_bytes)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, got;
-
-	if (!f)
-		return -errno;
-	do {
-		if (n + 4096 > cap) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 8192);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, 4096, f);
-		n += got;
-	} while (got > 0);
-	fclose(f);
-	if (size_bytes == 8) {
-		uint64_t sz = n;
-		fwrite(&sz, 8, 1, out);
-	} else {
-		uint32_t sz = (uint32_t)n;
-		fwrite(&sz, 4, 1, out);
-	}
-	fwrite(buf, 1, n, out);
-	free(buf);
-	return 0;
-}
-
-static char *tracing_data(const struct rec *r, size_t *size)
-{
-	const char *fs = vp_tracefs();
-	char *blob = NULL, path[512];
-	size_t len = 0;
-	FILE *out;
-	uint32_t page = (uint32_t)r->page, zero32 = 0, nsys = 0;
-	uint64_t zero64 = 0;
-
-	if (!fs || !(out = open_memstream(&blob, &len)))
-		return NULL;
-	fwrite("\027\010\104tracing", 1, 10, out);
-	fwrite("0.6", 1, 4, out);
-	fputc(0, out);			/* little endian */
-	fputc((int)sizeof(long), out);
-	fwrite(&page, 4, 1, out);
-	fwrite("header_page", 1, 12, out);
-	snprintf(path, sizeof(path), "%s/events/header_page", fs);
-	put_file(out, path, 8);
-	fwrite("header_event", 1, 13, out);
-	snprintf(path, sizeof(path), "%s/events/header_event", fs);
-	put_file(out, path, 8);
-	fwrite(&zero32, 4, 1, out);	/* no ftrace-internal formats */
-	/* systems in first-seen order, each with its events' formats */
-	for (size_t i = 0; i < r->nev; i++) {
-		int first = r->ev[i].tracepoint;
-		for (size_t j = 0; j < i && first; j++)
-			if (r->ev[j].tracepoint && !strcmp(r->ev[j].tp_system, r->ev[i].tp_system))
-				first = 0;
-		nsys += first;
-	}
-	fwrite(&nsys, 4, 1, out);
-	for (size_t i = 0; i < r->nev; i++) {
-		int first = r->ev[i].tracepoint;
-		uint32_t count = 0;
-		for (size_t j = 0; j < i && first; j++)
-			if (r->ev[j].tracepoint && !strcmp(r->ev[j].tp_system, r->ev[i].tp_system))
-				first = 0;
-		if (!first)
-			continue;
-		fwrite(r->ev[i].tp_system, 1, strlen(r->ev[i].tp_system) + 1, out);
-		for (size_t j = i; j < r->nev; j++)
-			count += r->ev[j].tracepoint && !strcmp(r->ev[j].tp_system, r->ev[i].tp_system);
-		fwrite(&count, 4, 1, out);
-		for (size_t j = i; j < r->nev; j++)
-			if (r->ev[j].tracepoint && !strcmp(r->ev[j].tp_system, r->ev[i].tp_system)) {
-				snprintf(path, sizeof(path), "%s/events/%s/%s/format", fs, r->ev[j].tp_system,
-					 r->ev[j].tp_event);
-				put_file(out, path, 8);
-			}
-	}
-	fwrite(&zero32, 4, 1, out);	/* kallsyms */
-	fwrite(&zero32, 4, 1, out);	/* printk formats */
-	fwrite(&zero64, 8, 1, out);	/* saved cmdlines */
-	if (fclose(out) != 0) {
-		free(blob);
-		return NULL;
-	}
-	*size = len;
-	return blob;
-}
-
-/* ---- metadata ---- */
-
-static char *meta_text(const struct vp_record_opts *o, const char *hv, time_t start, double dur,
-		       double steal, double cpu)
-{
-	char *s = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&s, &n);
-
-	if (!f)
-		return NULL;
-	fprintf(f, "vmprof-version=%s\n", VP_VERSION);
-	if (o->label)
-		fprintf(f, "label=%s\n", o->label);
-	fprintf(f, "hypervisor=%s\n", hv);
-	fprintf(f, "start-time=%lld\n", (long long)start);
-	fprintf(f, "duration=%.6f\n", dur);
-	if (steal >= 0)
-		fprintf(f, "steal-time=%.6f\n", steal);
-	if (cpu >= 0)
-		fprintf(f, "cpu-time=%.6f\n", cpu);
-	if (o->guest_kallsyms)
-		fprintf(f, "guest-kallsyms=%s\n", o->guest_kallsyms);
-	if (o->guest_modules)
-		fprintf(f, "guest-modules=%s\n", o->guest_modules);
-	fclose(f);
-	return s;
-}
-
 static double now(void)
 {
 	struct timespec t;
@@ -588,10 +305,264 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* ---- the whole recording ---- */
+/* ---- the whole recording, step by step ---- */
 
+/* Options checked, events parsed (the default one chosen), CPUs listed. */
+static int prepare(struct rec *r)
+{
+	const struct vp_record_opts *o = r->o;
+	struct vp_error *err = r->err;
+	int defaulted = !o->events;
+	int rc;
+
+	r->page = (size_t)sysconf(_SC_PAGESIZE);
+	if (o->mmap_pages & (o->mmap_pages - 1))
+		return vp_errorf(err, -EINVAL, "the buffer size must be a power of two pages");
+	if (snprintf(r->partial, sizeof(r->partial), "%s.partial", o->output) >= (int)sizeof(r->partial))
+		return vp_errorf(err, -ENAMETOOLONG, "'%s': name too long", o->output);
+	enum vp_kvm_mode kvm = o->host_only ? VP_KVM_HOST : o->guest_only ? VP_KVM_GUEST : VP_KVM_BOTH;
+	if ((rc = vp_events_parse_kvm(o->events ? o->events : "cycles", kvm, &r->ev, &r->nev, err)) < 0)
+		return rc;
+	r->cpus = malloc(MAX_CPUS * sizeof(*r->cpus));
+	r->copy = malloc(65536);
+	if (!r->cpus || !r->copy)
+		return vp_errorf(err, -ENOMEM, "out of memory");
+	if (o->cpus) {
+		if (vp_cpu_list_parse(o->cpus, r->cpus, MAX_CPUS, &r->ncpus) < 0)
+			return vp_errorf(err, -EINVAL, "-C: '%s' is not a CPU list like 0-3,6", o->cpus);
+	} else {
+		r->ncpus = vp_online_cpus(r->cpus, MAX_CPUS);
+	}
+
+	/* The default event: cycles when a PMU exists, else cpu-clock (said once). */
+	if (defaulted) {
+		struct perf_event_attr probe = r->ev[0].attr;
+		probe.size = sizeof(probe);
+		probe.disabled = 1;
+		probe.exclude_kernel = 1;
+		long fd = perf_event_open(&probe, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0) {
+			close((int)fd);
+		} else {
+			free(r->ev);
+			r->ev = NULL;
+			if ((rc = vp_events_parse_kvm("cpu-clock", kvm, &r->ev, &r->nev, err)) < 0)
+				return rc;
+			r->res->fell_back = 1;
+		}
+	}
+	setup_attrs(r);
+	return 0;
+}
+
+/* The command, forked and held until its events are open (it execs when
+ * told to, through go; an exec failure comes back through fail). */
+static int fork_command(struct rec *r)
+{
+	const struct vp_record_opts *o = r->o;
+
+	if (pipe2(r->go, O_CLOEXEC) || pipe2(r->fail, O_CLOEXEC))
+		return vp_errorf(r->err, -errno, "cannot create a pipe: %s", strerror(errno));
+	r->child = fork();
+	if (r->child < 0)
+		return vp_errorf(r->err, -errno, "cannot fork: %s", strerror(errno));
+	if (r->child == 0) {
+		char c;
+		close(r->go[1]);
+		close(r->fail[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (read(r->go[0], &c, 1) != 1)
+			_exit(127);	/* the recorder gave up */
+		execvp(o->argv[0], o->argv);
+		int e = errno;
+		ssize_t w = write(r->fail[1], &e, sizeof(e));
+		(void)w;
+		_exit(127);
+	}
+	close(r->go[0]);
+	close(r->fail[1]);
+	r->go[0] = r->fail[1] = -1;
+	r->res->ran_command = 1;
+	return 0;
+}
+
+/* What the events are opened for: the command, -p's threads, or every thread. */
+static int choose_targets(struct rec *r)
+{
+	const struct vp_record_opts *o = r->o;
+	int rc;
+
+	if (o->argv) {
+		if ((rc = fork_command(r)) < 0)
+			return rc;
+		/* -a -- CMD: the whole system while the command runs */
+		vp_targets_add(&r->targets, &r->ntargets, o->system_wide ? -1 : r->child);
+	} else if (o->pids) {
+		if ((rc = vp_targets_of_pids(o->pids, &r->targets, &r->ntargets, &r->procs, &r->nprocs,
+					     r->err)) < 0)
+			return rc;
+	} else {
+		vp_targets_add(&r->targets, &r->ntargets, -1);
+	}
+	if (!r->targets)
+		return vp_errorf(r->err, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* OUTPUT.partial with the events and their ids, then what existed before. */
+static int open_output(struct rec *r)
+{
+	int rc;
+
+	r->pev = calloc(r->nev, sizeof(*r->pev));
+	if (!r->pev)
+		return vp_errorf(r->err, -ENOMEM, "out of memory");
+	for (size_t e = 0; e < r->nev; e++)
+		r->pev[e] = (struct vp_pdw_event){ r->ev[e].attr, r->ev[e].name, r->ids[e], r->nids[e] };
+	if ((rc = vp_pdw_open(r->partial, r->pev, r->nev, &r->w, r->err)) < 0)
+		return rc;
+	vp_synth_existing(r->w, r->o->argv != NULL, r->o->system_wide, r->procs, r->nprocs);
+	vp_pdw_finished_round(r->w);
+	return 0;
+}
+
+/* Counting starts: the events enabled, the command let go. */
+static int start(struct rec *r)
+{
+	const struct vp_record_opts *o = r->o;
+
+	if (pipe2(r->wake, O_CLOEXEC | O_NONBLOCK) == 0)
+		wake_fd = r->wake[1];
+	r->t0 = now();
+	/* -a and -p count from now; a command's own events from its exec. With
+	 * -a -- CMD, enabled before the command is let go, so it is seen whole. */
+	if (!o->argv || o->system_wide)
+		for (size_t i = 0; i < r->nfds; i++)
+			ioctl(r->fds[i], PERF_EVENT_IOC_ENABLE, 0);
+	if (o->argv) {
+		r->pidfd = (int)syscall(SYS_pidfd_open, r->child, 0);
+		if (write(r->go[1], "g", 1) != 1)
+			return vp_errorf(r->err, -errno, "cannot start the command");
+		close(r->go[1]);
+		r->go[1] = -1;
+		int e;
+		if (read(r->fail[0], &e, sizeof(e)) == sizeof(e)) {	/* EOF once exec succeeded */
+			waitpid(r->child, NULL, 0);
+			r->child = -1;
+			return vp_errorf(r->err, -e, "cannot run '%s': %s", o->argv[0], strerror(e));
+		}
+	}
+	return 0;
+}
+
+/* The command reaped (options: WNOHANG or 0): 1 with its wait status and the
+ * CPU time of its process tree (user + system, from rusage) kept. */
+static int reap(struct rec *r, int options)
+{
+	struct rusage ru;
+	int status;
+
+	if (wait4(r->child, &status, options, &ru) != r->child)
+		return 0;
+	r->res->status = status;
+	r->cpu_time = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+		      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	r->child = -1;
+	return 1;
+}
+
+/* Sleep until a buffer fills past its watermark, the command ends, a
+ * signal arrives, or (with -d) time is up; drain after each wakeup. */
+static void record_loop(struct rec *r)
+{
+	const struct vp_record_opts *o = r->o;
+	struct pollfd *pf = calloc(r->nrings + 2, sizeof(*pf));
+	int done = 0;
+
+	while (!done && pf) {
+		size_t np = 0;
+		int any = 0;
+		for (size_t i = 0; i < r->nrings; i++)
+			pf[np++] = (struct pollfd){ r->rings[i].fd, POLLIN, 0 };
+		if (r->wake[0] >= 0)
+			pf[np++] = (struct pollfd){ r->wake[0], POLLIN, 0 };
+		if (r->pidfd >= 0)
+			pf[np++] = (struct pollfd){ r->pidfd, POLLIN, 0 };
+		/* Besides the watermark wakeups, a pass every DRAIN_MS: a quarter
+		 * buffer can take seconds to fill at low rates, and what is still in
+		 * the ring or in stdio is lost when the recorder is killed. */
+		int timeout = DRAIN_MS;
+		if (o->duration > 0) {
+			double left = o->duration - (now() - r->t0);
+			int ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
+			timeout = ms < timeout ? ms : timeout;
+		} else if (r->pidfd < 0 && r->child > 0) {
+			timeout = 100;	/* no pidfd (old kernel): look for the child now and then */
+		}
+		poll(pf, np, timeout);
+		if (drain(r, &any) < 0)
+			break;
+		if (any) {
+			vp_pdw_finished_round(r->w);
+			vp_pdw_flush(r->w);	/* a killed recording keeps every whole round */
+		}
+		if (stop_flag || (o->duration > 0 && now() - r->t0 >= o->duration))
+			done = 1;
+		if (r->nprocs && !o->argv && !o->system_wide && !vp_targets_alive(r->procs, r->nprocs))
+			done = 1;	/* as perf record -p: the processes are gone */
+		if (r->child > 0 && reap(r, WNOHANG))
+			done = 1;
+	}
+	free(pf);
+}
+
+/* Counting stops: the events disabled, the rings drained a last time, a
+ * command still running ended, the result's numbers set. */
+static void stop(struct rec *r)
+{
+	struct vp_record_result *res = r->res;
+	int any = 0;
+
+	for (size_t i = 0; i < r->nfds; i++)
+		ioctl(r->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	drain(r, &any);
+	if (any)
+		vp_pdw_finished_round(r->w);
+	if (r->child > 0) {	/* stopped early: the command ends with us */
+		kill(r->child, SIGTERM);
+		reap(r, 0);
+		r->child = -1;
+	}
+	res->seconds = now() - r->t0;
+	res->samples = r->samples;
+	res->lost = r->lost;
+	res->bytes = vp_pdw_data_size(r->w);
+}
+
+/* Every step's resources, whichever step failed: the command killed, a
+ * half-written file removed, descriptors, rings and buffers given back. */
 static void cleanup(struct rec *r)
 {
+	if (r->child > 0) {
+		kill(r->child, SIGKILL);
+		waitpid(r->child, NULL, 0);
+	}
+	if (r->w) {
+		vp_pdw_close(r->w);
+		unlink(r->partial);
+	}
+	wake_fd = -1;
+	for (int i = 0; i < 2; i++) {
+		if (r->go[i] >= 0)
+			close(r->go[i]);
+		if (r->fail[i] >= 0)
+			close(r->fail[i]);
+		if (r->wake[i] >= 0)
+			close(r->wake[i]);
+	}
+	if (r->pidfd >= 0)
+		close(r->pidfd);
 	for (size_t i = 0; i < r->nrings; i++)
 		munmap(r->rings[i].base, r->rings[i].size + r->page);
 	for (size_t i = 0; i < r->nfds; i++)
@@ -607,304 +578,37 @@ static void cleanup(struct rec *r)
 	free(r->cpus);
 	free(r->ev);
 	free(r->copy);
+	free(r->pev);
 }
 
 int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, struct vp_error *err)
 {
-	struct rec r = { .o = o, .err = err };
-	int go[2] = { -1, -1 }, fail[2] = { -1, -1 }, wake[2] = { -1, -1 }, pidfd = -1, rc;
-	pid_t child = -1;
-	char partial[4096], old[4096], hv[256];
-	struct utsname u;
-	time_t start = time(NULL);
-	double t0, steal0 = vp_steal_seconds(), cpu_time = -1;
-	int defaulted = !o->events;
+	struct rec r = { .o = o, .err = err, .res = res, .child = -1, .go = { -1, -1 },
+			 .fail = { -1, -1 }, .wake = { -1, -1 }, .pidfd = -1, .cpu_time = -1,
+			 .start = time(NULL), .steal0 = vp_steal_seconds() };
+	int rc;
 
 	memset(res, 0, sizeof(*res));
 	stop_flag = 0;
-	r.page = (size_t)sysconf(_SC_PAGESIZE);
-	if (o->mmap_pages & (o->mmap_pages - 1))
-		return vp_errorf(err, -EINVAL, "the buffer size must be a power of two pages");
-	if (snprintf(partial, sizeof(partial), "%s.partial", o->output) >= (int)sizeof(partial))
-		return vp_errorf(err, -ENAMETOOLONG, "'%s': name too long", o->output);
-	enum vp_kvm_mode kvm = o->host_only ? VP_KVM_HOST : o->guest_only ? VP_KVM_GUEST : VP_KVM_BOTH;
-	if ((rc = vp_events_parse_kvm(o->events ? o->events : "cycles", kvm, &r.ev, &r.nev, err)) < 0)
-		return rc;
-	r.cpus = malloc(MAX_CPUS * sizeof(*r.cpus));
-	r.copy = malloc(65536);
-	if (!r.cpus || !r.copy) {
-		cleanup(&r);
-		return vp_errorf(err, -ENOMEM, "out of memory");
-	}
-	if (o->cpus) {
-		if (vp_cpu_list_parse(o->cpus, r.cpus, MAX_CPUS, &r.ncpus) < 0) {
-			cleanup(&r);
-			return vp_errorf(err, -EINVAL, "-C: '%s' is not a CPU list like 0-3,6", o->cpus);
-		}
-	} else {
-		r.ncpus = vp_online_cpus(r.cpus, MAX_CPUS);
-	}
-
-	/* The default event: cycles when a PMU exists, else cpu-clock (said once). */
-	if (defaulted) {
-		struct perf_event_attr probe = r.ev[0].attr;
-		probe.size = sizeof(probe);
-		probe.disabled = 1;
-		probe.exclude_kernel = 1;
-		long fd = perf_event_open(&probe, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd >= 0) {
-			close((int)fd);
-		} else {
-			free(r.ev);
-			r.ev = NULL;
-			if ((rc = vp_events_parse_kvm("cpu-clock", kvm, &r.ev, &r.nev, err)) < 0) {
-				cleanup(&r);
-				return rc;
-			}
-			res->fell_back = 1;
-		}
-	}
-	setup_attrs(&r);
-
-	if (o->argv) {
-		if (pipe2(go, O_CLOEXEC) || pipe2(fail, O_CLOEXEC)) {
-			cleanup(&r);
-			return vp_errorf(err, -errno, "cannot create a pipe: %s", strerror(errno));
-		}
-		child = fork();
-		if (child < 0) {
-			cleanup(&r);
-			return vp_errorf(err, -errno, "cannot fork: %s", strerror(errno));
-		}
-		if (child == 0) {
-			char c;
-			close(go[1]);
-			close(fail[0]);
-			signal(SIGINT, SIG_DFL);
-			signal(SIGTERM, SIG_DFL);
-			if (read(go[0], &c, 1) != 1)
-				_exit(127);	/* the recorder gave up */
-			execvp(o->argv[0], o->argv);
-			int e = errno;
-			ssize_t w = write(fail[1], &e, sizeof(e));
-			(void)w;
-			_exit(127);
-		}
-		close(go[0]);
-		close(fail[1]);
-		go[0] = fail[1] = -1;
-		/* -a -- CMD: the whole system while the command runs */
-		add_target(&r, o->system_wide ? -1 : child);
-		res->ran_command = 1;
-	} else if (o->pids) {
-		if ((rc = pid_targets(&r, o->pids)) < 0)
-			goto fail;
-	} else {
-		add_target(&r, -1);
-	}
-	if (!r.targets) {
-		rc = vp_errorf(err, -ENOMEM, "out of memory");
+	if ((rc = prepare(&r)) < 0 || (rc = choose_targets(&r)) < 0)
 		goto fail;
-	}
 	if ((rc = open_all(&r)) < 0)
 		goto fail;
 	if (r.user_only)
 		warn_user_only(&r);
 
 	/* The file: previous output kept as .old once this one is complete. */
-	struct vp_pdw_event *pev = calloc(r.nev, sizeof(*pev));
-	if (!pev) {
-		rc = vp_errorf(err, -ENOMEM, "out of memory");
+	if ((rc = open_output(&r)) < 0 || (rc = start(&r)) < 0)
 		goto fail;
-	}
-	for (size_t e = 0; e < r.nev; e++)
-		pev[e] = (struct vp_pdw_event){ r.ev[e].attr, r.ev[e].name, r.ids[e], r.nids[e] };
-	rc = vp_pdw_open(partial, pev, r.nev, &r.w, err);
-	if (rc < 0) {
-		free(pev);
+	record_loop(&r);
+	stop(&r);
+	struct vp_record_facts facts = { r.start, res->seconds, r.steal0, r.cpu_time };
+	rc = vp_record_finish(r.w, r.partial, o, r.ev, r.nev, r.page, &facts, err);
+	r.w = NULL;	/* finished or, on failure, removed */
+	if (rc < 0 || (rc = vp_record_put_in_place(r.partial, o->output, err)) < 0)
 		goto fail;
-	}
-	synth_existing(&r);
-	vp_pdw_finished_round(r.w);
-
-	if (pipe2(wake, O_CLOEXEC | O_NONBLOCK) == 0)
-		wake_fd = wake[1];
-	t0 = now();
-	/* -a and -p count from now; a command's own events from its exec. With
-	 * -a -- CMD, enabled before the command is let go, so it is seen whole. */
-	if (!o->argv || o->system_wide)
-		for (size_t i = 0; i < r.nfds; i++)
-			ioctl(r.fds[i], PERF_EVENT_IOC_ENABLE, 0);
-	if (o->argv) {
-		pidfd = (int)syscall(SYS_pidfd_open, child, 0);
-		if (write(go[1], "g", 1) != 1) {
-			rc = vp_errorf(err, -errno, "cannot start the command");
-			free(pev);
-			goto fail;
-		}
-		close(go[1]);
-		go[1] = -1;
-		int e;
-		if (read(fail[0], &e, sizeof(e)) == sizeof(e)) {	/* EOF once exec succeeded */
-			rc = vp_errorf(err, -e, "cannot run '%s': %s", o->argv[0], strerror(e));
-			waitpid(child, NULL, 0);
-			child = -1;
-			free(pev);
-			vp_pdw_close(r.w);
-			r.w = NULL;
-			unlink(partial);
-			goto fail;
-		}
-	}
-
-	/* Sleep until a buffer fills past its watermark, the command ends, a
-	 * signal arrives, or (with -d) time is up. */
-	struct pollfd *pf = calloc(r.nrings + 2, sizeof(*pf));
-	int done = 0, status = 0;
-	while (!done && pf) {
-		size_t np = 0;
-		int any = 0;
-		for (size_t i = 0; i < r.nrings; i++)
-			pf[np++] = (struct pollfd){ r.rings[i].fd, POLLIN, 0 };
-		if (wake[0] >= 0)
-			pf[np++] = (struct pollfd){ wake[0], POLLIN, 0 };
-		if (pidfd >= 0)
-			pf[np++] = (struct pollfd){ pidfd, POLLIN, 0 };
-		/* Besides the watermark wakeups, a pass every DRAIN_MS: a quarter
-		 * buffer can take seconds to fill at low rates, and what is still in
-		 * the ring or in stdio is lost when the recorder is killed. */
-		int timeout = DRAIN_MS;
-		if (o->duration > 0) {
-			double left = o->duration - (now() - t0);
-			int ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
-			timeout = ms < timeout ? ms : timeout;
-		} else if (pidfd < 0 && child > 0) {
-			timeout = 100;	/* no pidfd (old kernel): look for the child now and then */
-		}
-		poll(pf, np, timeout);
-		if (drain(&r, &any) < 0)
-			break;
-		if (any) {
-			vp_pdw_finished_round(r.w);
-			vp_pdw_flush(r.w);	/* a killed recording keeps every whole round */
-		}
-		if (stop_flag || (o->duration > 0 && now() - t0 >= o->duration))
-			done = 1;
-		if (r.nprocs && !o->argv && !o->system_wide && !any_alive(&r))
-			done = 1;	/* as perf record -p: the processes are gone */
-		if (child > 0) {
-			struct rusage ru;
-			pid_t w = wait4(child, &status, WNOHANG, &ru);
-			if (w == child) {
-				res->status = status;
-				cpu_time = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-					   (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-				child = -1;
-				done = 1;
-			}
-		}
-	}
-	free(pf);
-	for (size_t i = 0; i < r.nfds; i++)
-		ioctl(r.fds[i], PERF_EVENT_IOC_DISABLE, 0);
-	int any = 0;
-	drain(&r, &any);
-	if (any)
-		vp_pdw_finished_round(r.w);
-	if (child > 0) {	/* stopped early: the command ends with us */
-		struct rusage ru;
-		kill(child, SIGTERM);
-		if (wait4(child, &status, 0, &ru) == child) {
-			res->status = status;
-			cpu_time = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-				   (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-		}
-		child = -1;
-	}
-	res->seconds = now() - t0;
-	res->samples = r.samples;
-	res->lost = r.lost;
-	res->bytes = vp_pdw_data_size(r.w);
-
-	/* Finish the file and put it in place. */
-	vp_hypervisor(hv, sizeof(hv));
-	uname(&u);
-	double steal1 = vp_steal_seconds();
-	char *meta = meta_text(o, hv, start, res->seconds, steal0 >= 0 && steal1 >= 0 ? steal1 - steal0 : -1,
-			       cpu_time);
-	char version[64];
-	snprintf(version, sizeof(version), "vmprof %s", VP_VERSION);
-	struct vp_pdw_features feat = { u.nodename, u.release, version, u.machine,
-					(uint32_t)sysconf(_SC_NPROCESSORS_CONF),
-					(uint32_t)sysconf(_SC_NPROCESSORS_ONLN), o->argc_all, o->argv_all, meta };
-	char *td = NULL;
-	for (size_t e = 0; e < r.nev; e++)
-		if (r.ev[e].tracepoint && !td)
-			td = tracing_data(&r, &feat.tracing_size);
-	feat.tracing_data = td;
-	/* Portable file: the symbols of every sampled address go in with it. */
-	char *syms = NULL;
-	void *bids = NULL;
-	size_t syms_size = 0;
-	struct vp_error serr = { 0 };
-	struct vp_session_opts so = { NULL, NULL, o->guest_kallsyms, o->guest_modules, 1 };
-	if (vp_pdw_sync(r.w) == 0 &&
-	    vp_portsyms_collect(partial, &so, &syms, &syms_size, &bids, &feat.build_ids_size,
-				&serr) == 0) {
-		feat.vmprof_syms = syms;
-		feat.build_ids = bids;	/* perf's own build-id table, for perf report */
-	} else {
-		vp_warn("no portable symbols stored (the file needs the recorded binaries to "
-			"resolve): %s", serr.msg[0] ? serr.msg : "cannot write the data");
-	}
-	rc = vp_pdw_finish(r.w, &feat, err);
-	free(syms);
-	free(bids);
-	r.w = NULL;
-	free(td);
-	free(meta);
-	free(pev);
-	if (rc < 0) {
-		unlink(partial);
-		goto fail;
-	}
-	/* The previous file stays under its name until the new one replaces it
-	 * in one rename: a hard link keeps it as .old (a rename where the file
-	 * system has no links). */
-	snprintf(old, sizeof(old), "%s.old", o->output);
-	if (access(o->output, F_OK) == 0 &&
-	    ((unlink(old) != 0 && errno != ENOENT) ||
-	     (link(o->output, old) != 0 && rename(o->output, old) != 0))) {
-		rc = vp_errorf(err, -errno, "'%s': cannot keep the previous file as '%s': %s", o->output, old,
-			       strerror(errno));
-		goto fail;
-	}
-	if (rename(partial, o->output) != 0) {
-		rc = vp_errorf(err, -errno, "'%s': cannot rename '%s' into place: %s", o->output, partial,
-			       strerror(errno));
-		goto fail;
-	}
 	rc = 0;
 fail:
-	if (child > 0) {
-		kill(child, SIGKILL);
-		waitpid(child, NULL, 0);
-	}
-	if (r.w) {
-		vp_pdw_close(r.w);
-		unlink(partial);
-	}
-	wake_fd = -1;
-	for (int i = 0; i < 2; i++) {
-		if (go[i] >= 0)
-			close(go[i]);
-		if (fail[i] >= 0)
-			close(fail[i]);
-		if (wake[i] >= 0)
-			close(wake[i]);
-	}
-	if (pidfd >= 0)
-		close(pidfd);
 	cleanup(&r);
 	return rc;
 }

@@ -1,4 +1,9 @@
-/* The recorder: opens events with perf_event_open (per CPU, for a command, a
+/* lib/record/, the record stage: events parsed (events.h), opened and
+ * drained into a perf.data file (this header), what existed before
+ * (synth.h), the machine's facts (machine.h), and the file finished with its
+ * portable symbols (finish.h, portable.h).
+ *
+ * The recorder: opens events with perf_event_open (per CPU, for a command, a
  * set of processes or the whole system), drains the ring buffers in a poll
  * loop and writes a perf.data file perf reads. */
 #ifndef VP_RECORD_H

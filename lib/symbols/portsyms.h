@@ -25,19 +25,8 @@
 #define VP_PORTSYMS_GUEST 'g'
 #define VP_PORTSYMS_JIT 'j'	/* a perf-PID.map: absolute addresses, names verbatim */
 
-struct vp_session_opts;
-
-/* ---- writing (the recorder) ---- */
-
-/* Walk the perf.data file at path (finished or not), resolve every sample's
- * address and callchain with opts, and return the section text (malloc'd,
- * NUL-terminated; size without the NUL). When build_ids is not NULL, it gets
- * perf's HEADER_BUILD_ID records (malloc'd) for the objects with samples that
- * have a build-id: user objects and the host kernel (/sys/kernel/notes). */
-int vp_portsyms_collect(const char *path, const struct vp_session_opts *opts, char **text,
-			size_t *size, void **build_ids, size_t *build_ids_size, struct vp_error *err);
-
-/* ---- reading ---- */
+#define VP_PORTSYMS_MAGIC "vmprof-syms 1"	/* the first line */
+#define VP_PORTSYMS_NAME_MAX 4096		/* longer names are not written */
 
 struct vp_portsyms;
 

@@ -1,7 +1,8 @@
-/* Processes, maps and objects rebuilt from the record stream, and address
- * resolution as perf report does it: user addresses through the process's
- * maps into ELF (or JIT map) symbols, kernel addresses into kallsyms with
- * KASLR relocation, guest kernel addresses into the guest's kallsyms. */
+/* The machine rebuilt from the record stream, and address resolution as perf
+ * report does it: kernel addresses (host and guest) here, into kallsyms with
+ * KASLR relocation or the recording's own kernel symbols; user addresses
+ * through the process's maps (process.c) into its object's symbols (dso.c);
+ * answers cached per (pid, cpumode, ip) while their maps stay as they are. */
 #include "session.h"
 
 #include <errno.h>
@@ -9,53 +10,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
-#include <unistd.h>
-#include <elf.h>
 
+#include "dso.h"
 #include "maps.h"
 #include "kernel_id.h"
 #include "portsyms.h"
+#include "process.h"
 #include "lib/profile/profile.h"
 #include "lib/util/u64map.h"
 
 #define UNKNOWN "[unknown]"
 #define CACHE_SIZE 8192	/* direct-mapped: hot code hits few addresses */
-
-enum dso_kind {
-	DSO_ELF,	/* a file: executable, library */
-	DSO_KERNEL,	/* [kernel.kallsyms] */
-	DSO_MODULE,	/* [mod] */
-	DSO_GUEST_KERNEL,
-	DSO_GUEST_MODULE,
-	DSO_JIT,	/* /tmp/perf-PID.map */
-	DSO_VDSO,	/* [vdso]: this kernel's image (as perf extracts it) or the file's symbols */
-	DSO_NONE,	/* [heap], [stack], anonymous memory: nothing to resolve */
-};
-
-struct vp_dso {
-	const char *name;	/* interned in the output pool */
-	enum dso_kind kind;
-	int loaded;		/* symbols looked for (found or not) */
-	struct vp_elf *elf;
-	struct vp_symtab *jit;
-	uint8_t build_id[20];
-	uint8_t build_id_size;
-	uint64_t module_base;	/* modules: load address at record time (map start) */
-	const struct vp_portsyms_dso *port;	/* the file's own symbols for it, if any */
-	int use_port;		/* the object itself is missing or changed: use port */
-};
-
-struct process {
-	uint32_t pid;
-	uint32_t gen;		/* bumped when its maps change: stale cache entries miss */
-	struct vp_maps maps;
-};
-
-struct thread {
-	uint32_t tid, pid;
-	const char *comm;
-};
 
 struct kernel {
 	const char *kallsyms_path;
@@ -93,7 +58,8 @@ struct vp_session {
 	const struct vp_perfdata *pd;
 	struct vp_session_opts opts;
 	struct vp_strpool *pool;
-	struct vp_u64map procs, threads, dsos_by_name;
+	struct vp_procs procs;		/* user space */
+	struct vp_dsos dsos;
 	struct kernel host, guest;
 	const char *unknown;
 	const char *unknown_dso;
@@ -102,153 +68,11 @@ struct vp_session {
 	uint32_t static_gen;	/* for resolutions no map change can alter (hypervisor, guest user) */
 	struct cache_entry *cache;
 	struct vp_portsyms *port;	/* VP_FEAT_VMPROF_SYMS, NULL when absent */
-	/* build-ids by file name (interned here) -> index + 1, the first entry
-	 * for a name winning; entries arrive late in pipe streams */
-	struct vp_u64map bid_by_name;
-	size_t bid_indexed;
-	uint64_t maps_copied;	/* map entries copied to forked processes so far */
 };
-
-/* ---- dsos ---- */
 
 static struct vp_dso *dso_get(struct vp_session *s, const char *name, enum dso_kind kind)
 {
-	const char *iname = vp_strpool_intern(s->pool, name);
-	struct vp_dso *d;
-
-	if (!iname)
-		return NULL;
-	d = vp_u64map_get(&s->dsos_by_name, (uintptr_t)iname);
-	if (d)
-		return d;
-	d = calloc(1, sizeof(*d));
-	if (!d)
-		return NULL;
-	d->name = iname;
-	d->kind = kind;
-	/* Build-ids recorded by perf pin the exact file; a mismatch is warned about. */
-	size_t nb;
-	const struct vp_build_id *b = vp_perfdata_build_ids(s->pd, &nb);
-	for (; s->bid_indexed < nb; s->bid_indexed++) {
-		const char *fn = vp_strpool_intern(s->pool, b[s->bid_indexed].filename);
-		if (fn && !vp_u64map_get(&s->bid_by_name, (uintptr_t)fn) &&
-		    vp_u64map_put(&s->bid_by_name, (uintptr_t)fn,
-				  (void *)(uintptr_t)(s->bid_indexed + 1)) < 0)
-			break;
-	}
-	uintptr_t bi = (uintptr_t)vp_u64map_get(&s->bid_by_name, (uintptr_t)iname);
-	if (bi) {
-		memcpy(d->build_id, b[bi - 1].id, b[bi - 1].size);
-		d->build_id_size = b[bi - 1].size;
-	}
-	if (kind == DSO_ELF && (d->port = vp_portsyms_find(s->port, VP_PORTSYMS_USER, name)) &&
-	    !d->build_id_size && d->port->build_id_size) {
-		/* The recorder saw this build-id: a changed file on disk is not used. */
-		memcpy(d->build_id, d->port->build_id, d->port->build_id_size);
-		d->build_id_size = d->port->build_id_size;
-	}
-	if (kind == DSO_JIT)
-		d->port = vp_portsyms_find(s->port, VP_PORTSYMS_JIT, name);
-	if (kind == DSO_VDSO)
-		d->port = vp_portsyms_find(s->port, VP_PORTSYMS_USER, name);
-	if (vp_u64map_put(&s->dsos_by_name, (uintptr_t)iname, d) < 0) {
-		free(d);
-		return NULL;
-	}
-	return d;
-}
-
-/* forks x maps comes from the file: bounded, so a hostile one cannot take
- * memory growing with its length */
-#define MAX_FORKED_MAPS		(1u << 22)
-
-/* perf reads [vdso] samples from the vdso image of the kernel it runs on
- * (copied out of its own address space): right when the file comes from this
- * kernel. A recording's own [vdso] symbols serve anywhere. */
-static void vdso_load(struct vp_session *s, struct vp_dso *d)
-{
-	const uint8_t *img = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
-	char tmp[] = "/tmp/vmprof-vdso.XXXXXX";
-	struct vp_error err = { 0 };
-	size_t len = 0;
-	FILE *f;
-	int fd;
-
-	if (d->port) {
-		d->use_port = 1;
-		return;
-	}
-	if (!img || s->kernel_match != VP_KERNEL_THIS || memcmp(img, "\177ELF", 4) || img[4] != 2 /* ELFCLASS64 */)
-		return;
-	/* The image's extent: its section headers end it (they come last). */
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
-	len = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
-	if (len < sizeof(*eh) || len > (1u << 20) || (fd = mkstemp(tmp)) < 0)
-		return;
-	f = fdopen(fd, "w");
-	if (f && fwrite(img, 1, len, f) == len && fclose(f) == 0) {
-		struct vp_elf_opts eo = { NULL, NULL };
-		if (vp_elf_open(tmp, NULL, 0, &eo, &d->elf, &err) < 0)
-			d->elf = NULL;
-	} else if (f) {
-		fclose(f);
-	} else {
-		close(fd);
-	}
-	unlink(tmp);
-}
-
-static void dso_load(struct vp_session *s, struct vp_dso *d)
-{
-	struct vp_error err = { 0 };
-	struct vp_elf_opts eo = { s->opts.symfs, NULL };
-	int r;
-
-	d->loaded = 1;
-	if (d->kind == DSO_JIT) {
-		/* A JIT map has no build-id to check: the symbols the recording
-		 * resolved are preferred over a file of that name here (another
-		 * machine's /tmp may hold another process's map). */
-		if (d->port) {
-			d->use_port = 1;
-			return;
-		}
-		if (vp_perfmap_load(d->name, &d->jit, &err) < 0 && !s->opts.quiet)
-			vp_warn_once(d->name, "%s", err.msg);
-		return;
-	}
-	if (d->kind == DSO_VDSO) {
-		vdso_load(s, d);
-		return;
-	}
-	if (d->kind != DSO_ELF)
-		return;
-	r = vp_elf_open(d->name, d->build_id_size ? d->build_id : NULL, d->build_id_size, &eo,
-			&d->elf, &err);
-	if (r < 0 && d->port) {
-		d->use_port = 1;	/* missing or changed: the recording's own symbols */
-		return;
-	}
-	if (s->opts.quiet)
-		return;
-	if (r == -ESTALE)
-		vp_warn_once(d->name, "'%s' changed since it was recorded (build-id differs); its "
-			     "samples stay unresolved", d->name);
-	else if (r < 0)
-		vp_warn_once(d->name, "no symbols for '%s': %s", d->name, err.msg);
-}
-
-/* perf names an anonymous executable map after the JIT map file it may have. */
-static int is_anon(const char *f)
-{
-	return !strcmp(f, "//anon") || !strncmp(f, "/dev/zero", 9) ||
-	       !strncmp(f, "/anon_hugepage", 14);
-}
-
-static int is_no_dso(const char *f)
-{
-	return !strncmp(f, "[stack", 6) || !strncmp(f, "/SYSV", 5) || !strcmp(f, "[heap]") ||
-	       !strncmp(f, "//", 2) || !strncmp(f, "/memfd:", 7) || !strcmp(f, "[vsyscall]");
+	return vp_dso_get(&s->dsos, name, kind);
 }
 
 /* "[xfs]" from "/lib/modules/.../xfs.ko.xz" or "[xfs]", as perf's kmod_path__parse_name. */
@@ -267,48 +91,6 @@ static void module_name(const char *path, char *out, size_t n)
 	for (char *p = out; *p; p++)
 		if (*p == '-')
 			*p = '_';
-}
-
-/* ---- processes and threads ---- */
-
-static struct process *proc_get(struct vp_session *s, uint32_t pid)
-{
-	struct process *p = vp_u64map_get(&s->procs, pid);
-
-	if (p)
-		return p;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return NULL;
-	p->pid = pid;
-	if (vp_u64map_put(&s->procs, pid, p) < 0) {
-		free(p);
-		return NULL;
-	}
-	return p;
-}
-
-static struct thread *thread_get(struct vp_session *s, uint32_t pid, uint32_t tid)
-{
-	struct thread *t = vp_u64map_get(&s->threads, tid);
-
-	if (t)
-		return t;
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return NULL;
-	t->tid = tid;
-	t->pid = pid;
-	/* A thread we never saw created takes its process leader's name. */
-	struct thread *leader = tid != pid ? vp_u64map_get(&s->threads, pid) : NULL;
-	char buf[32];
-	snprintf(buf, sizeof(buf), ":%d", (int)tid);
-	t->comm = leader ? leader->comm : vp_strpool_intern(s->pool, buf);
-	if (vp_u64map_put(&s->threads, tid, t) < 0) {
-		free(t);
-		return NULL;
-	}
-	return t;
 }
 
 /* ---- session ---- */
@@ -330,6 +112,8 @@ int vp_session_new(const struct vp_perfdata *pd, const struct vp_session_opts *o
 	s->pool = pool;
 	s->unknown = vp_strpool_intern(pool, UNKNOWN);
 	s->unknown_dso = s->unknown;
+	s->procs = (struct vp_procs){ .pool = pool, .path = vp_perfdata_path(pd), .unknown = s->unknown };
+	s->dsos = (struct vp_dsos){ .pool = pool, .pd = pd, .symfs = s->opts.symfs, .quiet = s->opts.quiet };
 	s->host.kallsyms_path = s->opts.kallsyms;
 	s->guest.kallsyms_path = s->opts.guest_kallsyms;
 	s->guest.guest = 1;
@@ -341,6 +125,7 @@ int vp_session_new(const struct vp_perfdata *pd, const struct vp_session_opts *o
 		vp_session_free(s);
 		return vp_error_prefix(err, "'%s'", vp_perfdata_path(pd));
 	}
+	s->dsos.port = s->port;
 	s->host.dso = dso_get(s, "[kernel.kallsyms]", DSO_KERNEL);
 	s->guest.dso = dso_get(s, "[guest.kernel.kallsyms]", DSO_GUEST_KERNEL);
 	if (!s->unknown || !s->host.dso || !s->guest.dso) {
@@ -356,34 +141,12 @@ int vp_session_new(const struct vp_perfdata *pd, const struct vp_session_opts *o
 	return 0;
 }
 
-static void free_maps_of(struct vp_u64map *m, int procs)
-{
-	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->vals[i])
-			continue;
-		if (procs)
-			vp_maps_clear(&((struct process *)m->vals[i])->maps);
-		free(m->vals[i]);
-	}
-	vp_u64map_free(m);
-}
-
 void vp_session_free(struct vp_session *s)
 {
 	if (!s)
 		return;
-	free_maps_of(&s->procs, 1);
-	free_maps_of(&s->threads, 0);
-	for (size_t i = 0; i < s->dsos_by_name.cap; i++) {
-		struct vp_dso *d = s->dsos_by_name.vals[i];
-		if (!d)
-			continue;
-		vp_elf_close(d->elf);
-		vp_symtab_free(d->jit);
-		free(d);
-	}
-	vp_u64map_free(&s->dsos_by_name);
-	vp_u64map_free(&s->bid_by_name);
+	vp_procs_free(&s->procs);
+	vp_dsos_free(&s->dsos);
 	if (s->host.thread_started)
 		pthread_join(s->host.thread, NULL);
 	if (s->guest.thread_started)
@@ -499,11 +262,6 @@ int vp_session_mmap_changes_kernel(struct vp_session *s, const struct vp_mmap_ev
 int vp_session_mmap(struct vp_session *s, const struct vp_mmap_event *m)
 {
 	unsigned cpumode = m->misc & VP_MISC_CPUMODE_MASK;
-	const char *f = m->filename;
-	char jit[64];
-	enum dso_kind kind = DSO_ELF;
-	struct process *p;
-	struct vp_map map;
 
 	if (cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
 		return kernel_mmap(s, &s->guest, m);
@@ -511,74 +269,17 @@ int vp_session_mmap(struct vp_session *s, const struct vp_mmap_event *m)
 		return kernel_mmap(s, &s->host, m);
 	if (cpumode == PERF_RECORD_MISC_GUEST_USER)
 		return 0;	/* guest user space has no maps we could follow */
-	/* Data maps (no PROT_EXEC) never hold sampled code. */
-	if (m->is_mmap2 && !(m->prot & 4 /* PROT_EXEC */))
-		return 0;
-	if (is_anon(f)) {
-		snprintf(jit, sizeof(jit), "/tmp/perf-%u.map", m->pid);
-		f = jit;
-		kind = DSO_JIT;
-	} else if (!strcmp(f, "[vdso]")) {
-		kind = DSO_VDSO;
-	} else if (is_no_dso(f)) {
-		kind = DSO_NONE;
-	}
-	map = (struct vp_map){ m->start, m->start + m->len, m->pgoff, dso_get(s, f, kind) };
-	if (!map.dso)
-		return -ENOMEM;
-	if (kind == DSO_ELF && m->build_id_size && !map.dso->build_id_size) {
-		memcpy(map.dso->build_id, m->build_id, m->build_id_size);
-		map.dso->build_id_size = m->build_id_size;
-	}
-	if (kind == DSO_JIT)	/* JIT symbols are absolute addresses */
-		map.pgoff = m->start;
-	p = proc_get(s, m->pid);
-	if (!p)
-		return -ENOMEM;
-	p->gen++;
-	return vp_maps_insert(&p->maps, &map);
+	return vp_procs_mmap(&s->procs, &s->dsos, m);
 }
 
 int vp_session_comm(struct vp_session *s, const struct vp_comm_event *c)
 {
-	struct thread *t = thread_get(s, c->pid, c->tid);
-
-	if (!t)
-		return -ENOMEM;
-	t->pid = c->pid;
-	t->comm = vp_strpool_intern(s->pool, c->comm);
-	return t->comm ? 0 : -ENOMEM;
+	return vp_procs_comm(&s->procs, c);
 }
 
 int vp_session_fork(struct vp_session *s, const struct vp_task_event *e)
 {
-	struct thread *parent = thread_get(s, e->ppid, e->ptid), *child;
-
-	if (!parent)
-		return -ENOMEM;
-	/* perf drops a stale thread of the same tid and starts afresh. */
-	child = vp_u64map_get(&s->threads, e->tid);
-	if (!child && !(child = thread_get(s, e->pid, e->tid)))
-		return -ENOMEM;
-	child->pid = e->pid;
-	child->comm = parent->comm;
-	if (e->pid != e->ppid) {
-		/* A new process starts with a copy of its parent's maps. */
-		struct process *pp = proc_get(s, e->ppid), *cp = proc_get(s, e->pid);
-		if (!pp || !cp)
-			return -ENOMEM;
-		cp->gen++;
-		/* forks x maps is the file's to choose: bounded (a busy system-wide
-		 * recording copies well under a million entries) */
-		if ((s->maps_copied += pp->maps.n) > MAX_FORKED_MAPS) {
-			vp_warn_once("forked-maps", "'%s': more than %u maps copied to forked "
-				     "processes; later processes start without their parent's maps",
-				     vp_perfdata_path(s->pd), MAX_FORKED_MAPS);
-			return 0;
-		}
-		return vp_maps_copy(&cp->maps, &pp->maps);
-	}
-	return 0;
+	return vp_procs_fork(&s->procs, e);
 }
 
 int vp_session_exit(struct vp_session *s, const struct vp_task_event *e)
@@ -590,9 +291,7 @@ int vp_session_exit(struct vp_session *s, const struct vp_task_event *e)
 
 const char *vp_session_comm_of(struct vp_session *s, uint32_t pid, uint32_t tid)
 {
-	struct thread *t = thread_get(s, pid, tid);
-
-	return t ? t->comm : s->unknown;
+	return vp_procs_comm_of(&s->procs, pid, tid);
 }
 
 /* ---- resolution ---- */
@@ -754,58 +453,6 @@ static void resolve_kernel(struct vp_session *s, struct kernel *k, uint64_t ip,
 	}
 }
 
-static void resolve_user(struct vp_session *s, uint32_t pid, uint64_t ip, struct vp_resolved *out,
-			 const uint32_t **genp, struct vp_resolved_sym *rs)
-{
-	struct process *p = vp_u64map_get(&s->procs, pid);
-
-	*genp = p ? &p->gen : NULL;
-	const struct vp_map *map = p ? vp_maps_find(&p->maps, ip) : NULL;
-	const struct vp_symtab *tab = NULL;
-	const struct vp_sym *sym = NULL;
-	struct vp_dso *d;
-	uint64_t addr;
-
-	if (!map)
-		return;
-	d = map->dso;
-	out->dso = d->name;
-	if (!d->loaded)
-		dso_load(s, d);
-	if (d->use_port) {
-		/* The recorder stored the table in perf's file-offset space (JIT:
-		 * absolute addresses, which is what pgoff = start gives). */
-		tab = d->port->tab;
-		sym = vp_symtab_find(tab, ip - map->start + map->pgoff);
-	} else if (d->kind == DSO_JIT && d->jit) {
-		tab = d->jit;
-		sym = vp_symtab_find(tab, ip);
-	} else if (d->elf && vp_elf_offset_to_addr(d->elf, ip - map->start + map->pgoff, &addr) == 0) {
-		tab = vp_elf_symtab(d->elf);
-		sym = vp_symtab_find(tab, addr);
-	}
-	if (sym) {
-		const char *n = vp_sym_name(tab, sym, VP_DEMANGLE_FULL);
-		const char *in = n ? vp_strpool_intern(s->pool, n) : NULL;
-		if (in)
-			out->symbol = in;
-		if (rs && d->kind == DSO_JIT) {
-			rs->tab = tab;
-			rs->sym = sym;
-			rs->kind = VP_PORTSYMS_JIT;
-		}
-		if (rs && (d->kind == DSO_ELF || d->kind == DSO_VDSO) &&
-		    !(d->elf && vp_elf_is_kernel_module(d->elf))) {
-			size_t bsz = 0;
-			rs->tab = tab;
-			rs->sym = sym;
-			rs->kind = VP_PORTSYMS_USER;
-			if (d->elf && vp_elf_build_id(d->elf, rs->build_id, &bsz) == 0)
-				rs->build_id_size = (uint8_t)bsz;
-		}
-	}
-}
-
 int vp_session_kernel_loading(const struct vp_session *s)
 {
 	return s->host.thread_started && !s->host.tried && !kernel_foreign(s);
@@ -850,7 +497,8 @@ static void resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64
 		break;
 	case PERF_RECORD_MISC_USER:
 	case PERF_RECORD_MISC_CPUMODE_UNKNOWN:
-		resolve_user(s, pid, ip, out, &genp, rs);
+		vp_procs_resolve(&s->procs, &s->dsos, s->kernel_match != VP_KERNEL_THIS, pid, ip, out,
+				 &genp, rs);
 		break;
 	default:	/* hypervisor, guest user: nothing on this side can name them */
 		break;
@@ -890,7 +538,7 @@ int vp_session_map_of(struct vp_session *s, uint32_t pid, unsigned cpumode, uint
 		      struct vp_map_info *out)
 {
 	const struct vp_map *map = NULL;
-	struct process *p;
+	struct vp_process *p;
 	size_t bsz = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -900,7 +548,7 @@ int vp_session_map_of(struct vp_session *s, uint32_t pid, unsigned cpumode, uint
 	else if (cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
 		map = vp_maps_find(&s->guest.maps, ip);
 	else if ((cpumode == PERF_RECORD_MISC_USER || cpumode == PERF_RECORD_MISC_CPUMODE_UNKNOWN) &&
-		 (p = vp_u64map_get(&s->procs, pid)))
+		 (p = vp_u64map_get(&s->procs.procs, pid)))
 		map = vp_maps_find(&p->maps, ip);
 	if (!map || !map->dso)
 		return -ENOENT;

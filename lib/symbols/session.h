@@ -1,4 +1,10 @@
-/* Machine state rebuilt from a perf.data stream: processes and their maps
+/* lib/symbols/, the resolve stage: addresses into (symbol, object, domain)
+ * as perf report names them. The session (this header) rebuilds the machine
+ * from a walk and resolves through process.c (user space), dso.c (objects),
+ * the symbol tables of symbols.h (ELF, kallsyms, JIT maps, demangling) and
+ * the recording's own portable symbols (portsyms.h).
+ *
+ * Machine state rebuilt from a perf.data stream: processes and their maps
  * (MMAP/MMAP2, FORK, COMM), kernel and module maps, and the objects (dsos)
  * behind them; resolves an address seen by a process into (symbol, dso,
  * domain) the way perf report does. */
@@ -38,6 +44,20 @@ int vp_session_mmap(struct vp_session *s, const struct vp_mmap_event *m);
 int vp_session_comm(struct vp_session *s, const struct vp_comm_event *c);
 int vp_session_fork(struct vp_session *s, const struct vp_task_event *t);
 int vp_session_exit(struct vp_session *s, const struct vp_task_event *t);
+
+/* perf's perf_event__process_mmap/comm/fork: tool callbacks forwarding a
+ * walk's MMAP, COMM and FORK records to a session. The walk's ctx is a
+ * struct whose first member is a struct vp_session_client (a pointer to a
+ * struct is a pointer to its first member); a failure is "out of memory" in
+ * err. vp_session_tool sets the three in a tool. */
+struct vp_session_client {
+	struct vp_session *session;
+	struct vp_error *err;
+};
+int vp_session_process_mmap(void *ctx, const struct vp_mmap_event *m);
+int vp_session_process_comm(void *ctx, const struct vp_comm_event *c);
+int vp_session_process_fork(void *ctx, const struct vp_task_event *t);
+void vp_session_tool(struct vp_perf_tool *tool);
 
 /* 1 when m is a host kernel mmap record that would change the kernel's maps
  * (a record mapping again what is mapped does not). */

@@ -1,7 +1,10 @@
 /* Symbol tables that answer exactly as perf 6.1's per-dso symbol rbtrees:
  * the same red-black tree (Linux lib/rbtree.c's insert and erase cases,
  * rebuilt here on array indices), perf's end and duplicate fixups, and
- * perf's tree walk for lookups, so overlapping symbols resolve as in perf. */
+ * perf's tree walk for lookups, so overlapping symbols resolve as in perf.
+ * One file on purpose (longer than the tree's others): the fixups erase
+ * nodes mid-walk and the lookup walks the nodes as perf does, so tree,
+ * fixups and lookup share the node layout and its invariants. */
 #include "symbols.h"
 
 #include <elf.h>

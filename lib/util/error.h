@@ -1,4 +1,7 @@
-/* Errors travel up: lib/ functions return 0 or a negative errno-style code and
+/* lib/util/: what every stage uses, no stage of its own: errors (this
+ * header), interned strings, u64 maps, line reading, atomic output files.
+ *
+ * Errors travel up: lib/ functions return 0 or a negative errno-style code and
  * fill a struct vp_error; only cmd/ prints and picks the exit status.
  * Warnings (degraded but usable results) go through one hook cmd/ installs. */
 #ifndef VP_ERROR_H

@@ -28,6 +28,15 @@ grep -q '<' first.got || fail "no C++ template frame (test is vacuous)"
 check faults page-faults -e page-faults
 FOLD_VALUE=period check period page-faults -e page-faults --value period
 
+# --full-names keeps parameter lists: each such frame of the workload is a
+# name binutils' nm -C prints for it, and the default output has none
+"$VMPROF" convert folded --full-names cc.data -o full.got 2>/dev/null || fail "convert folded --full-names"
+nm -C cxx | sed 's/^[0-9a-f]* [A-Za-z] //' | sort -u > nm.names
+tr ';' '\n' < full.got | sed 's/ [0-9]*$//' | grep '^vp_fixture::.*(' | sort -u > full.frames
+[ -s full.frames ] || fail "--full-names: no frame with a parameter list"
+comm -23 full.frames nm.names | grep . && fail "--full-names: frames nm -C does not name"
+tr ';' '\n' < first.got | grep -q '^vp_fixture::.*(' && fail "parameter lists without --full-names"
+
 # standard output is the same as -o
 "$VMPROF" convert folded cc.data 2>/dev/null | cmp -s - first.got || fail "stdout differs from -o"
 

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -155,6 +156,35 @@ static void ranks_and_cuts_keep_every_row(void **state)
 	vp_profile_free(g);
 }
 
+/* A saved comparison cut to some events (vmprof chart -e), relabelled. */
+static void keeps_events_and_relabels(void **state)
+{
+	struct vp_profile *h, *g;
+	struct vp_comparison *c;
+	struct vp_error err = { 0 };
+	static const char *const keep[] = { "page-faults", NULL };
+	static const char *const missing[] = { "page-faults", "cycles", NULL };
+	(void)state;
+
+	make(&h, &g);
+	assert_int_equal(vp_compare(h, g, NULL, &c, &err), 0);
+	assert_int_equal(c->nevents, 2);
+	assert_int_equal(vp_comparison_keep_events(c, NULL, &err), 0);
+	assert_int_equal(c->nevents, 2);
+	assert_int_equal(vp_comparison_keep_events(c, keep, &err), 0);
+	assert_int_equal(c->nevents, 1);
+	assert_string_equal(c->events[0].name, "page-faults");
+	assert_int_equal(vp_comparison_keep_events(c, missing, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "'cycles'"));
+	assert_int_equal(c->nevents, 1);
+	assert_int_equal(vp_comparison_relabel(c, "bare", "vm"), 0);
+	assert_string_equal(c->label[VP_HOST], "bare");
+	assert_string_equal(c->label[VP_GUEST], "vm");
+	vp_comparison_free(c);
+	vp_profile_free(h);
+	vp_profile_free(g);
+}
+
 static void rank_names_round_trip(void **state)
 {
 	enum vp_rank r;
@@ -172,6 +202,7 @@ int main(void)
 		cmocka_unit_test(full_outer_join_by_symbol),
 		cmocka_unit_test(dso_joins_by_base_name_and_domain_splits),
 		cmocka_unit_test(ranks_and_cuts_keep_every_row),
+		cmocka_unit_test(keeps_events_and_relabels),
 		cmocka_unit_test(rank_names_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,7 @@
 #include "fixtures.h"
 #include "lib/perfdata/write.h"
 #include "lib/symbols/portsyms.h"
+#include "lib/record/portable.h"
 #include "lib/profile/report.h"
 #include "lib/symbols/session.h"
 

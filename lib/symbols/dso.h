@@ -1,0 +1,66 @@
+/* The objects behind a session's maps (perf's struct dso): one per name,
+ * with the build-id the recording pins and the recording's own symbols for
+ * it (portable section); on first use, its symbols from the ELF file, a JIT
+ * map or this kernel's vdso image. Internal to lib/symbols/. */
+#ifndef VP_DSO_H
+#define VP_DSO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/perfdata/perfdata.h"
+#include "lib/util/strpool.h"
+#include "lib/util/u64map.h"
+#include "portsyms.h"
+#include "symbols.h"
+
+enum dso_kind {
+	DSO_ELF,	/* a file: executable, library */
+	DSO_KERNEL,	/* [kernel.kallsyms] */
+	DSO_MODULE,	/* [mod] */
+	DSO_GUEST_KERNEL,
+	DSO_GUEST_MODULE,
+	DSO_JIT,	/* /tmp/perf-PID.map */
+	DSO_VDSO,	/* [vdso]: this kernel's image (as perf extracts it) or the file's symbols */
+	DSO_NONE,	/* [heap], [stack], anonymous memory: nothing to resolve */
+};
+
+struct vp_dso {
+	const char *name;	/* interned in the output pool */
+	enum dso_kind kind;
+	int loaded;		/* symbols looked for (found or not) */
+	struct vp_elf *elf;
+	struct vp_symtab *jit;
+	uint8_t build_id[20];
+	uint8_t build_id_size;
+	uint64_t module_base;	/* modules: load address at record time (map start) */
+	const struct vp_portsyms_dso *port;	/* the file's own symbols for it, if any */
+	int use_port;		/* the object itself is missing or changed: use port */
+};
+
+/* Every object of a session, by name. */
+struct vp_dsos {
+	struct vp_strpool *pool;	/* names interned here (the session's output pool) */
+	const struct vp_perfdata *pd;	/* the recording's build-ids */
+	const struct vp_portsyms *port;	/* its portable symbols, NULL when none */
+	const char *symfs;
+	int quiet;			/* no warnings about missing symbols */
+	struct vp_u64map by_name;	/* interned name -> struct vp_dso */
+	/* build-ids by file name (interned here) -> index + 1, the first entry
+	 * for a name winning; entries arrive late in pipe streams */
+	struct vp_u64map bid_by_name;
+	size_t bid_indexed;
+};
+
+/* The object of that name, made on first sight; NULL when out of memory. */
+struct vp_dso *vp_dso_get(struct vp_dsos *s, const char *name, enum dso_kind kind);
+/* Look for d's symbols (once; d->loaded says so). other_kernel: the file is
+ * not known to come from the kernel this machine runs, whose vdso is here. */
+void vp_dso_load(struct vp_dsos *s, struct vp_dso *d, int other_kernel);
+/* What a user-space map of this file name holds: DSO_JIT (anonymous
+ * executable memory: its perf-PID.map), DSO_VDSO, DSO_NONE (heap, stack...)
+ * or DSO_ELF. */
+enum dso_kind vp_dso_kind_of(const char *filename);
+void vp_dsos_free(struct vp_dsos *s);
+
+#endif
