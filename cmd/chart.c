@@ -149,6 +149,10 @@ int cmd_chart(int argc, char **argv)
 			vp_cmd_fail("chart", &err);
 			goto out;
 		}
+		if (a.cmp.alpha_set && vp_comparison_judge(c, a.cmp.co.alpha, &err) < 0) {
+			vp_cmd_fail("chart", &err);
+			goto out;
+		}
 		if (a.cmp.labels && vp_comparison_relabel(c, a.cmp.labels, a.cmp.nlabels) < 0) {
 			vp_cmd_failf("chart", "--labels gives %zu names for the comparison's %zu sides",
 				     a.cmp.nlabels, c->nsides);

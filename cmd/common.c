@@ -44,13 +44,18 @@ int vp_cmp_args_opt(const struct vp_cmd_info *info, int id, const char *arg, str
 		return 1;
 	case 's':
 		if (vp_rank_parse(arg, &a->co.rank) < 0)
-			return vp_usage_error(info, "--sort is max, host, guest, ratio, delta or absdelta, "
-					      "not '%s'", arg);
+			return vp_usage_error(info, "--sort is max, host, guest, ratio, delta, absdelta, q or "
+					      "effect, not '%s'", arg);
 		a->rank_set = 1;
 		return 1;
 	case OPT_CMP_VALUE:
 		if (vp_parse_value(arg, &a->co.value) < 0)
 			return vp_usage_error(info, "--value is 'period' or 'samples', not '%s'", arg);
+		return 1;
+	case OPT_CMP_ALPHA:
+		if (vp_parse_double(arg, &a->co.alpha) < 0 || !(a->co.alpha > 0 && a->co.alpha < 0.5))
+			return vp_usage_error(info, "--alpha wants a level between 0 and 0.5, not '%s'", arg);
+		a->alpha_set = 1;
 		return 1;
 	case OPT_CMP_LABELS:
 		vp_free_names(a->labels, a->nlabels);

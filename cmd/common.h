@@ -25,7 +25,7 @@
 
 /* Shared ids: the CSV formula-injection guard (on by default, --no-csv-safe
  * off), and what shapes a comparison (below). */
-enum { OPT_CSV_SAFE = VP_OPT_SHARED, OPT_CSV_UNSAFE, OPT_CMP_VALUE, OPT_CMP_LABELS };
+enum { OPT_CSV_SAFE = VP_OPT_SHARED, OPT_CSV_UNSAFE, OPT_CMP_VALUE, OPT_CMP_LABELS, OPT_CMP_ALPHA };
 #define VP_CSV_SAFE_OPTIONS                                                                 \
 	{ "csv-safe", 0, NULL, "prefix ' to CSV cells starting with = + - @ (the default)",      \
 	  OPT_CSV_SAFE },                                                                     \
@@ -45,15 +45,18 @@ struct vp_cmp_args {
 	size_t nevents;
 	const char **labels;			/* --labels, NULL-terminated; co.label once built */
 	size_t nlabels;
-	int rank_set;
+	int rank_set, alpha_set;
 };
 #define VP_COMPARE_OPTIONS                                                                  \
 	{ "key", 'k', "KEYS", "join on sym (default), sym,dso (dso by base name) or sym,dso,domain", \
 	  'k' },                                                                              \
 	{ "event", 'e', "NAME", "only this event (repeat or comma separate for several)", 'e' },  \
-	{ "sort", 's', "HOW", "rank by max (default), host, guest, ratio, delta or absdelta", 's' }, \
+	{ "sort", 's', "HOW", "rank by max (default), host, guest, ratio, delta, absdelta, q or effect", \
+	  's' },                                                                              \
 	{ "value", 0, "WHAT", "compare 'period' (default) or 'samples'", OPT_CMP_VALUE },        \
-	{ "labels", 0, "A,B,...", "column labels, one per side", OPT_CMP_LABELS }
+	{ "labels", 0, "A,B,...", "column labels, one per side", OPT_CMP_LABELS },               \
+	{ "alpha", 0, "A", "significance level (default 0.05): q < A is significant, intervals " \
+	  "at 1 - A", OPT_CMP_ALPHA }
 /* How the sides are read, bound into the struct vp_cmp_args FIELD of TYPE. */
 #define VP_COMPARE_INPUT_OPTIONS(type, field)                                               \
 	VP_LOAD_OPTIONS(type, field.lo),                                                      \

@@ -1,15 +1,17 @@
 /* A comparison's text table for a terminal, what compare prints by default:
  * a heading naming the sides and their inputs, then per event its sides'
- * totals and the joined rows: per side its samples, period and share (means
- * per run when it has several), and for every side after the baseline its
- * ratio and difference of shares. Names from files are escaped (text.h);
- * column widths are those of what is written. Each part of an event (its
- * heading, its column heads, a row) is one function, so a new column or
- * heading line has one place to go. */
+ * totals, how its statistics were made (basis, runs, alpha, noise floor) and
+ * the joined rows: per side its samples, period and share (means per run when
+ * it has several), and for every side after the baseline its ratio and
+ * difference of shares with their intervals and a mark when significant.
+ * Names from files are escaped (text.h); column widths are those of what is
+ * written. Each part of an event (its heading, its column heads, a row) is
+ * one function, so a new column or heading line has one place to go. */
 #include "formats.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +21,17 @@
 /* The widths of one side's columns in an event. */
 struct side_cols {
 	int sw, pw;	/* samples, period */
-	int rw;		/* ratio (sides after the baseline) */
+	int rw, dw;	/* ratio and delta with their intervals (sides after the baseline) */
 };
+
+/* An interval bound: 2 decimals, "inf" when unbounded. */
+static void bound(char *buf, size_t n, double x, const char *fmt)
+{
+	if (isinf(x))
+		snprintf(buf, n, "inf");
+	else
+		snprintf(buf, n, fmt, x);
+}
 
 static const char *only_text(const struct vp_comparison *c, enum vp_ratio_kind k)
 {
@@ -29,16 +40,38 @@ static const char *only_text(const struct vp_comparison *c, enum vp_ratio_kind k
 	return k == VP_RATIO_ONLY_GUEST ? (c->nsides == 2 ? "only guest" : "only side") : "-";
 }
 
+/* "1.52x [1.41, 1.64]"; without statistics the ratio alone. */
 static void ratio_text(char *buf, size_t n, const struct vp_comparison *c, const struct vp_cmp_event *e,
 		       const struct vp_cmp_row *r, size_t s)
 {
+	const struct vp_stat_result *st = vp_cmp_stat(e, r, s);
 	enum vp_ratio_kind k;
 	double x = vp_cmp_ratio(e, r, s, c->value, &k);
+	char lo[32], hi[32];
 
 	if (k == VP_RATIO_BOTH)
 		snprintf(buf, n, "%.2fx", x);
 	else
 		snprintf(buf, n, "%s", only_text(c, k));
+	if (!st || k == VP_RATIO_NONE)
+		return;
+	bound(lo, sizeof(lo), st->ratio_lo, "%.2f");
+	bound(hi, sizeof(hi), st->ratio_hi, "%.2f");
+	size_t len = strlen(buf);
+	snprintf(buf + len, n - len, " [%s, %s]", lo, hi);
+}
+
+/* "+1.23 [+0.50, +1.96]" percentage points; without statistics the delta alone. */
+static void delta_text(char *buf, size_t n, const struct vp_comparison *c, const struct vp_cmp_event *e,
+		       const struct vp_cmp_row *r, size_t s)
+{
+	const struct vp_stat_result *st = vp_cmp_stat(e, r, s);
+
+	if (st)
+		snprintf(buf, n, "%+.2f [%+.2f, %+.2f]", vp_cmp_delta_pp(e, r, s, c->value), st->delta_lo,
+			 st->delta_hi);
+	else
+		snprintf(buf, n, "%+.2f", vp_cmp_delta_pp(e, r, s, c->value));
 }
 
 /* A side's samples and period: its one run's, or its mean per run. */
@@ -60,10 +93,10 @@ static int period_text(char *buf, size_t n, const struct vp_cmp_event *e, const 
 
 static void widths(const struct vp_comparison *c, const struct vp_cmp_event *e, struct side_cols *w)
 {
-	char buf[64];
+	char buf[128];
 
 	for (size_t s = 0; s < c->nsides; s++) {
-		w[s] = (struct side_cols){ 7, 6, 5 };
+		w[s] = (struct side_cols){ 7, 6, 5, 8 };
 		for (size_t i = 0; i < e->nrows; i++) {
 			int n;
 			if ((n = samples_text(buf, sizeof(buf), e, &e->rows[i], s)) > w[s].sw)
@@ -75,6 +108,9 @@ static void widths(const struct vp_comparison *c, const struct vp_cmp_event *e, 
 			ratio_text(buf, sizeof(buf), c, e, &e->rows[i], s);
 			if ((int)strlen(buf) > w[s].rw)
 				w[s].rw = (int)strlen(buf);
+			delta_text(buf, sizeof(buf), c, e, &e->rows[i], s);
+			if ((int)strlen(buf) > w[s].dw)
+				w[s].dw = (int)strlen(buf);
 		}
 	}
 }
@@ -88,6 +124,43 @@ static void role(char *buf, size_t n, const struct vp_comparison *c, size_t s)
 		snprintf(buf, n, "base");
 	else
 		snprintf(buf, n, "side %zu", s + 1);
+}
+
+/* How the event's statistics were made: per side after the baseline the
+ * basis of its intervals, then what the mark means, then the noise floor. */
+static void stats_heading(FILE *f, const struct vp_comparison *c, const struct vp_cmp_event *e)
+{
+	size_t judged = 0, marked = 0;
+
+	for (size_t s = 1; s < c->nsides; s++) {
+		if (!e->stat_ok[s] || !e->total_rows)
+			continue;
+		judged++;
+		for (size_t i = 0; i < e->total_rows; i++)
+			marked += e->rows[i].stat[s].significant != 0;
+		fprintf(f, "# ");
+		vp_text_puts(f, c->label[s]);
+		fprintf(f, " vs ");
+		vp_text_puts(f, c->label[0]);
+		if (e->nruns[0] >= 2 && e->nruns[s] >= 2)
+			fprintf(f, ": intervals at %g%% from the variation between runs (%zu and %zu runs)\n",
+				100 * (1 - c->alpha), e->nruns[s], e->nruns[0]);
+		else
+			fprintf(f, ": intervals at %g%% from sampling noise alone (%zu and %zu run%s): "
+				"run-to-run variation unmeasured\n", 100 * (1 - c->alpha), e->nruns[s],
+				e->nruns[0], e->nruns[0] == 1 ? "" : "s");
+	}
+	if (judged)
+		fprintf(f, "# Significant (*): q < %g, Benjamini-Hochberg over the event's %zu rows: %zu "
+			"row%s of %zu compared\n", c->alpha, e->total_rows, marked, marked == 1 ? "" : "s",
+			judged * e->total_rows);
+	if (e->noise_floor >= 0) {
+		fprintf(f, "# Noise floor: ");
+		vp_text_puts(f, c->label[0]);
+		fprintf(f, "'s runs split %zu against %zu flag %ld of %zu rows%s\n", e->nruns[0] / 2,
+			e->nruns[0] - e->nruns[0] / 2, e->noise_floor, e->total_rows,
+			e->noise_floor ? ": differences of that many rows may be noise" : "");
+	}
 }
 
 static void event_heading(FILE *f, const struct vp_comparison *c, const struct vp_cmp_event *e)
@@ -122,14 +195,15 @@ static void event_heading(FILE *f, const struct vp_comparison *c, const struct v
 				vp_cmp_mean_total(e, s, VP_VALUE_SAMPLES),
 				vp_cmp_mean_total(e, s, VP_VALUE_PERIOD));
 	}
+	stats_heading(f, c, e);
 	fprintf(f, "# Rows: %zu of %zu, ranked by %s %s\n#\n", e->nrows, e->total_rows,
 		vp_rank_name(c->rank), c->value == VP_VALUE_SAMPLES ? "samples" : "period");
 }
 
-/* Width of a side's block: samples, period, share; then its ratio and delta. */
+/* Width of a side's block: samples, period, share; then its ratio, delta and mark. */
 static int block_width(const struct side_cols *w, size_t s)
 {
-	return w[s].sw + w[s].pw + 7 + 4 + (s ? 2 + w[s].rw + 2 + 8 : 0);
+	return w[s].sw + w[s].pw + 7 + 4 + (s ? 2 + w[s].rw + 2 + w[s].dw + 2 : 0);
 }
 
 static void column_heads(FILE *f, const struct vp_comparison *c, const struct side_cols *w)
@@ -144,7 +218,7 @@ static void column_heads(FILE *f, const struct vp_comparison *c, const struct si
 	for (size_t s = 0; s < c->nsides; s++) {
 		fprintf(f, "%s%*s  %*s  %7s", s ? "  " : "", w[s].sw, "Samples", w[s].pw, "Period", "Share");
 		if (s)
-			fprintf(f, "  %*s  %8s", w[s].rw, "Ratio", "Delta pp");
+			fprintf(f, "  %*s  %*s  ", w[s].rw, "Ratio", w[s].dw, "Delta pp");
 	}
 	fprintf(f, "  Symbol\n");
 }
@@ -152,7 +226,7 @@ static void column_heads(FILE *f, const struct vp_comparison *c, const struct si
 static void row_line(FILE *f, const struct vp_comparison *c, const struct vp_cmp_event *e,
 		     const struct vp_cmp_row *r, const struct side_cols *w, int full)
 {
-	char buf[64];
+	char buf[128];
 	int n;
 
 	fprintf(f, "  ");
@@ -163,8 +237,11 @@ static void row_line(FILE *f, const struct vp_comparison *c, const struct vp_cmp
 		period_text(buf, sizeof(buf), e, r, s);
 		fprintf(f, "%*s  %6.2f%%", w[s].pw, buf, 100.0 * vp_cmp_share(e, r, s, c->value));
 		if (s) {
+			const struct vp_stat_result *st = vp_cmp_stat(e, r, s);
 			ratio_text(buf, sizeof(buf), c, e, r, s);
-			fprintf(f, "  %*s  %+8.2f", w[s].rw, buf, vp_cmp_delta_pp(e, r, s, c->value));
+			fprintf(f, "  %*s  ", w[s].rw, buf);
+			delta_text(buf, sizeof(buf), c, e, r, s);
+			fprintf(f, "%*s %c", w[s].dw, buf, st && st->significant ? '*' : ' ');
 		}
 	}
 	n = full ? (int)strlen(r->symbol) : (int)vp_symbol_display_len(r->symbol);

@@ -110,6 +110,34 @@ static void key_cells(FILE *f, const struct vp_cmp_event *ev, const struct vp_cm
 	dom_cell(f, r->domain);
 }
 
+/* A statistic in full (the oracle tests compare to 1e-9); "inf" when unbounded. */
+static void stat_cell(FILE *f, double x)
+{
+	fprintf(f, ",%.12g", x);
+}
+
+/* The statistics of side s, empty cells without them: ratio_low,ratio_high,
+ * then (all) delta_low,delta_high,p_value; then q_value,significant. */
+static void stat_cells(FILE *f, const struct vp_cmp_event *ev, const struct vp_cmp_row *r, size_t s,
+		       int all)
+{
+	const struct vp_stat_result *st = vp_cmp_stat(ev, r, s);
+
+	if (!st) {
+		fputs(all ? ",,,,,,," : ",,,,", f);
+		return;
+	}
+	stat_cell(f, st->ratio_lo);
+	stat_cell(f, st->ratio_hi);
+	if (all) {
+		stat_cell(f, st->delta_lo);
+		stat_cell(f, st->delta_hi);
+		stat_cell(f, st->p);
+	}
+	stat_cell(f, st->q);
+	fprintf(f, ",%d", st->significant ? 1 : 0);
+}
+
 static void side_cells(FILE *f, const struct vp_comparison *c, const struct vp_cmp_event *ev,
 		       const struct vp_cmp_row *r, size_t s)
 {
@@ -119,7 +147,7 @@ static void side_cells(FILE *f, const struct vp_comparison *c, const struct vp_c
 
 int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out_opts *o)
 {
-	fputs(c->nsides == 2 ? VP_CSV_CMP_HEADER "\r\n" : VP_CSV_CMP_SIDES_HEADER "\r\n", f);
+	fputs(c->nsides == 2 ? VP_CSV_CMP_HEADER VP_CSV_CMP_STATS "\r\n" : VP_CSV_CMP_SIDES_HEADER "\r\n", f);
 	for (size_t e = 0; e < c->nevents; e++) {
 		const struct vp_cmp_event *ev = &c->events[e];
 		if (!wanted(o, ev->name))
@@ -131,6 +159,7 @@ int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out
 				side_cells(f, c, ev, r, 0);
 				side_cells(f, c, ev, r, 1);
 				ratio_delta(f, c, ev, r, VP_GUEST);
+				stat_cells(f, ev, r, VP_GUEST, 0);
 				fputs("\r\n", f);
 				continue;
 			}
@@ -141,6 +170,7 @@ int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out
 				side_cells(f, c, ev, r, 0);
 				side_cells(f, c, ev, r, s);
 				ratio_delta(f, c, ev, r, s);
+				stat_cells(f, ev, r, s, 1);
 				fputs("\r\n", f);
 			}
 		}
@@ -157,6 +187,7 @@ struct reader {
 	size_t line;		/* record number, 1 = header */
 	char *field[MAX_FIELDS];
 	size_t nfield;
+	size_t fields;		/* per record, as the header says */
 	int too_many;
 	int (*row)(struct reader *r);
 	void *ctx;
@@ -323,13 +354,17 @@ static int cmp_row(struct reader *r)
 	uint64_t v[4];
 	char domain;
 
-	if (r->line == 1)
-		return header_is(r, VP_CSV_CMP_HEADER);
+	/* the statistics' columns are optional (older files), and read
+	 * back from each side's sums again: a CSV keeps no runs */
+	if (r->line == 1) {
+		r->fields = r->nfield == 16 ? 16 : 12;
+		return header_is(r, r->nfield == 16 ? VP_CSV_CMP_HEADER VP_CSV_CMP_STATS : VP_CSV_CMP_HEADER);
+	}
 	if (r->nfield == 1 && !r->field[0][0])
 		return 0;
-	if (r->nfield != 12)
-		return vp_errorf(r->err, -EINVAL, "'%s': record %zu: %zu fields, expected 12", r->path,
-				 r->line, r->nfield);
+	if (r->nfield != r->fields)
+		return vp_errorf(r->err, -EINVAL, "'%s': record %zu: %zu fields, expected %zu", r->path,
+				 r->line, r->nfield, r->fields);
 	if (parse_domain_cell(r, 3, &domain) < 0 || parse_u64_cell(r, 4, &v[0]) < 0 ||
 	    parse_u64_cell(r, 5, &v[1]) < 0 || parse_u64_cell(r, 7, &v[2]) < 0 ||
 	    parse_u64_cell(r, 8, &v[3]) < 0)

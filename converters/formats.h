@@ -29,10 +29,13 @@ void vp_out_opts_init(struct vp_out_opts *o);
 #define VP_CSV_CMP_HEADER                                                                   \
 	"event,symbol,dso,domain,host_samples,host_period,host_share,guest_samples,"      \
 	"guest_period,guest_share,ratio,delta"
+/* ... and the statistics after them (a CSV without them is read too) */
+#define VP_CSV_CMP_STATS ",ratio_low,ratio_high,q_value,significant"
 /* K > 2 sides: one line per row and side after the baseline (side: its label). */
 #define VP_CSV_CMP_SIDES_HEADER                                                             \
 	"event,symbol,dso,domain,side,base_samples,base_period,base_share,side_samples,"   \
-	"side_period,side_share,ratio,delta"
+	"side_period,side_share,ratio,delta,ratio_low,ratio_high,delta_low,delta_high,"     \
+	"p_value,q_value,significant"
 
 int vp_profile_write_csv(FILE *f, const struct vp_profile *p, const struct vp_out_opts *o);
 int vp_profile_write_xml(FILE *f, const struct vp_profile *p, const struct vp_out_opts *o);

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -275,6 +276,35 @@ static void write_ratio(xmlTextWriterPtr w, const struct vp_comparison *c, const
 	attr_f(w, "delta", "%.6f", vp_cmp_delta_pp(ev, r, s, c->value));
 }
 
+/* A statistic in full; XML Schema spells infinity INF. */
+static int attr_stat(xmlTextWriterPtr w, const char *name, double v)
+{
+	if (isinf(v))
+		return attr(w, name, v > 0 ? "INF" : "-INF");
+	return attr_f(w, name, "%.12g", v);
+}
+
+/* Side s's statistics: the four of CSV's two-side columns, or (all) every one. */
+static void write_stats(xmlTextWriterPtr w, const struct vp_cmp_event *ev, const struct vp_cmp_row *r,
+			size_t s, int all)
+{
+	const struct vp_stat_result *st = vp_cmp_stat(ev, r, s);
+
+	if (!st)
+		return;
+	attr_stat(w, "ratio-low", st->ratio_lo);
+	attr_stat(w, "ratio-high", st->ratio_hi);
+	if (all) {
+		attr_stat(w, "delta-low", st->delta_lo);
+		attr_stat(w, "delta-high", st->delta_hi);
+		attr_stat(w, "p-value", st->p);
+	}
+	attr_stat(w, "q-value", st->q);
+	attr(w, "significant", st->significant ? "1" : "0");
+	if (all)
+		attr(w, "basis", st->basis == VP_STAT_RUNS ? "runs" : "sampling");
+}
+
 static void write_row(xmlTextWriterPtr w, const struct vp_comparison *c, const struct vp_cmp_event *ev,
 		      const struct vp_cmp_row *r, int full)
 {
@@ -290,6 +320,7 @@ static void write_row(xmlTextWriterPtr w, const struct vp_comparison *c, const s
 		attr_u64(w, "guest-samples", r->samples[1]);
 		attr_u64(w, "guest-period", r->period[1]);
 		write_ratio(w, c, ev, r, VP_GUEST);
+		write_stats(w, ev, r, VP_GUEST, 0);
 	}
 	attr_list(w, "run-samples", r->run_samples, c->nruns);
 	attr_list(w, "run-period", r->run_period, c->nruns);
@@ -299,8 +330,10 @@ static void write_row(xmlTextWriterPtr w, const struct vp_comparison *c, const s
 		attr_u64(w, "samples", r->samples[s]);
 		attr_u64(w, "period", r->period[s]);
 		attr_f(w, "share", "%.9f", vp_cmp_share(ev, r, s, c->value));
-		if (s)
+		if (s) {
 			write_ratio(w, c, ev, r, s);
+			write_stats(w, ev, r, s, 1);
+		}
 		xmlTextWriterEndElement(w);
 	}
 	xmlTextWriterEndElement(w);
@@ -344,6 +377,8 @@ static int write_cmp(FILE *f, const struct vp_comparison *c, const struct vp_out
 			}
 		}
 		attr_u64(x.w, "rows", ev->total_rows);
+		if (ev->noise_floor >= 0)
+			attr_u64(x.w, "noise-floor", (uint64_t)ev->noise_floor);
 		write_totals(x.w, c, ev);
 		for (size_t i = 0; i < rows; i++)
 			/* a saved comparison keeps names whole: the chart shortens them */

@@ -35,6 +35,8 @@ enum vp_rank {
 	VP_RANK_RATIO,		/* side/baseline; one-sided rows rank by their value after all ratios */
 	VP_RANK_DELTA,		/* side share - baseline share, largest first */
 	VP_RANK_ABSDELTA,
+	VP_RANK_Q,		/* q-value, smallest first; rows without statistics last */
+	VP_RANK_EFFECT,		/* how far the ratio's interval stays from 1x (log scale), largest first */
 };
 
 /* How a row's ratio reads: a real number only when both sides are non-zero. */
@@ -125,10 +127,17 @@ struct vp_comparison *vp_comparison_new(size_t nsides, const size_t *runs_per_si
 int vp_comparison_add_event(struct vp_comparison *c, const char *name);
 struct vp_cmp_row *vp_cmp_event_add_row(struct vp_comparison *c, struct vp_cmp_event *e);
 /* Everything a side says from its runs' values: sums, present, nruns, the
- * sides' metadata summaries, and the statistics of every event; then every
- * row is shown (nrows = total_rows). -EINVAL when a row exceeds its run's
- * total; -ENOMEM. */
+ * sides' metadata summaries, and the statistics of every event
+ * (vp_comparison_judge at c->alpha); then every row is shown (nrows =
+ * total_rows). -EINVAL when a row exceeds its run's total; -ENOMEM. */
 int vp_comparison_finish(struct vp_comparison *c, struct vp_error *err);
+/* The statistics of every row (lib/compare/judge.c): per event and side
+ * after the baseline, from the runs of both that recorded the event, at
+ * significance level alpha (0 < alpha < 1, else -EINVAL), with q-values
+ * across the event's rows; and the event's A/A noise floor when the baseline
+ * has 4 runs or more of it. A side whose numbers the method cannot take (a
+ * value without samples) gets none, with a warning. */
+int vp_comparison_judge(struct vp_comparison *c, double alpha, struct vp_error *err);
 
 /* Re-rank and cut (the chart uses this on a saved, full comparison). */
 void vp_comparison_rank(struct vp_comparison *c, enum vp_rank rank, size_t top);

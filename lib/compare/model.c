@@ -266,7 +266,7 @@ int vp_comparison_finish(struct vp_comparison *c, struct vp_error *err)
 	for (size_t i = 0; i < c->nevents; i++)
 		if ((r = sum_event(c, &c->events[i], err)) < 0)
 			return r;
-	return 0;
+	return vp_comparison_judge(c, c->alpha, err);
 }
 
 int vp_comparison_keep_events(struct vp_comparison *c, const char *const *names,

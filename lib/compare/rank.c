@@ -1,5 +1,6 @@
 /* Ranking a comparison's rows: each row's key computed once (a side's mean,
- * ratio or delta; the largest over the sides compared with the baseline), then rows sorted by it, ties by the larger mean and then by
+ * ratio, delta, q-value or effect; the largest over the sides compared with
+ * the baseline), then rows sorted by it, ties by the larger mean and then by
  * name, so the order never depends on the input's. */
 #include "compare.h"
 
@@ -42,6 +43,16 @@ static int keyed_cmp(const void *pa, const void *pb)
 	return a->row.domain - b->row.domain;
 }
 
+/* How far a ratio's interval stays from 1x on a log scale: 0 when it holds 1. */
+static double effect(const struct vp_stat_result *st)
+{
+	if (st->ratio_lo > 1)
+		return log(st->ratio_lo);
+	if (st->ratio_hi < 1)
+		return st->ratio_hi > 0 ? -log(st->ratio_hi) : INFINITY;
+	return 0;
+}
+
 static double row_key(const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t K,
 		      enum vp_rank rank, enum vp_value v)
 {
@@ -50,6 +61,7 @@ static double row_key(const struct vp_cmp_event *e, const struct vp_cmp_row *r, 
 	if (rank == VP_RANK_HOST)
 		return vp_cmp_mean(e, r, VP_HOST, v);
 	for (size_t s = rank == VP_RANK_MAX ? 0 : 1; s < K; s++) {
+		const struct vp_stat_result *st = vp_cmp_stat(e, r, s);
 		enum vp_ratio_kind kind;
 		double x = -INFINITY, ratio;
 
@@ -69,6 +81,13 @@ static double row_key(const struct vp_cmp_event *e, const struct vp_cmp_row *r, 
 			break;
 		case VP_RANK_ABSDELTA:
 			x = fabs(vp_cmp_delta_pp(e, r, s, v));
+			break;
+		case VP_RANK_Q:
+			/* smallest first: keyed by -q; no statistics after every q */
+			x = st ? -st->q : -2;
+			break;
+		case VP_RANK_EFFECT:
+			x = st ? effect(st) : -1;
 			break;
 		}
 		if (x > best)
@@ -103,6 +122,7 @@ void vp_comparison_rank(struct vp_comparison *c, enum vp_rank rank, size_t top)
 static const char *const rank_names[] = {
 	[VP_RANK_MAX] = "max", [VP_RANK_HOST] = "host", [VP_RANK_GUEST] = "guest",
 	[VP_RANK_RATIO] = "ratio", [VP_RANK_DELTA] = "delta", [VP_RANK_ABSDELTA] = "absdelta",
+	[VP_RANK_Q] = "q", [VP_RANK_EFFECT] = "effect",
 };
 
 int vp_rank_parse(const char *s, enum vp_rank *rank)

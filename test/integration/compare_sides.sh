@@ -65,7 +65,8 @@ def side(label, ev, sym):
     return s, p, share, (p / len(rs) if rs else 0)
 rows = list(csv.DictReader(open("k3.csv", newline="")))
 assert open("k3.csv").readline().strip() == ("event,symbol,dso,domain,side,base_samples,base_period,"
-    "base_share,side_samples,side_period,side_share,ratio,delta"), "header"
+    "base_share,side_samples,side_period,side_share,ratio,delta,ratio_low,ratio_high,delta_low,"
+    "delta_high,p_value,q_value,significant"), "header"
 seen, bad = set(), 0
 for r in rows:
     ev, sym, lab = r["event"], r["symbol"], r["side"]
@@ -130,7 +131,7 @@ grep -q "2 names for the comparison's 3 sides" "$WORK/err" || fail "label count:
 "$VMPROF" compare --top 0 --format csv -o ab.xml A B=b1.csv,b2.csv,b3.csv > ab.csv 2>/dev/null
 "$VMPROF" compare --top 0 --format csv --labels A,B -o ab2.xml A b1.csv,b2.csv,b3.csv > ab2.csv 2>/dev/null
 cmp -s ab.csv ab2.csv || fail "a list without a label compares differently"
-head -1 ab.csv | grep -q "^event,symbol,dso,domain,host_samples,host_period,host_share,guest_samples,guest_period,guest_share,ratio,delta" ||
+head -1 ab.csv | grep -q "^event,symbol,dso,domain,host_samples,host_period,host_share,guest_samples,guest_period,guest_share,ratio,delta,ratio_low,ratio_high,q_value,significant" ||
 	fail "two sides of runs: not the two-side CSV"
 
 # a version 1 saved comparison (before runs) still charts

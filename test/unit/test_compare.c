@@ -191,7 +191,7 @@ static void rank_names_round_trip(void **state)
 {
 	enum vp_rank r;
 	(void)state;
-	for (int i = VP_RANK_MAX; i <= VP_RANK_ABSDELTA; i++) {
+	for (int i = VP_RANK_MAX; i <= VP_RANK_EFFECT; i++) {
 		assert_int_equal(vp_rank_parse(vp_rank_name(i), &r), 0);
 		assert_int_equal(r, i);
 	}
@@ -276,6 +276,33 @@ static void sides_of_runs(void **state)
 	assert_true(pf->present[1]);
 	assert_int_equal(pf->nruns[1], 1);
 	assert_false(pf->present[2]);
+
+	/* statistics: per side after the baseline, only where both have the
+	 * event; kvm's one run with cpu-clock is judged on sampling noise; no
+	 * noise floor with 2 baseline runs */
+	assert_true(e->stat_ok[1] && e->stat_ok[2]);
+	assert_non_null(vp_cmp_stat(e, f, 1));
+	assert_null(vp_cmp_stat(e, f, 0));
+	assert_int_equal(vp_cmp_stat(e, f, 1)->basis, VP_STAT_SAMPLING);
+	assert_int_equal(e->noise_floor, -1);
+	assert_false(pf->stat_ok[1]);
+	assert_null(vp_cmp_stat(pf, &pf->rows[0], 1));
+	assert_int_equal(vp_comparison_judge(c, 0, &err), -EINVAL);
+	assert_int_equal(vp_comparison_judge(c, 0.01, &err), 0);
+	assert_true(c->alpha == 0.01);
+	vp_comparison_free(c);
+
+	/* four baseline runs: a noise floor; two runs a side: judged on runs */
+	static const size_t four[2] = { 4, 1 };
+	const struct vp_profile *q[5] = { p[0], p[1], p[0], p[1], p[4] };
+	assert_int_equal(vp_compare_runs(q, four, 2, &o, &c, &err), 0);
+	assert_true(event(c, "cpu-clock")->noise_floor >= 0);
+	vp_comparison_free(c);
+	static const size_t twos[2] = { 2, 2 };
+	const struct vp_profile *r2[4] = { p[0], p[1], p[0], p[4] };
+	assert_int_equal(vp_compare_runs(r2, twos, 2, &o, &c, &err), 0);
+	e = event(c, "cpu-clock");
+	assert_int_equal(vp_cmp_stat(e, find(e, "f"), 1)->basis, VP_STAT_RUNS);
 	vp_comparison_free(c);
 
 	/* a side without runs, or one side, is refused */
