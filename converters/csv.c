@@ -56,6 +56,19 @@ static int wanted(const struct vp_out_opts *o, const char *name)
 	return !o->event || !strcmp(o->event, name);
 }
 
+/* event,symbol,dso,domain: the key cells every table's line starts with. */
+static void key_cells(FILE *f, const char *event, const char *symbol, const char *dso, char domain,
+		      const struct vp_out_opts *o)
+{
+	text_cell(f, event, strlen(event), o->csv_safe);
+	fputc(',', f);
+	symbol_cell(f, symbol, o);
+	fputc(',', f);
+	text_cell(f, dso ? dso : "", dso ? strlen(dso) : 0, o->csv_safe);
+	fputc(',', f);
+	dom_cell(f, domain);
+}
+
 int vp_profile_write_csv(FILE *f, const struct vp_profile *p, const struct vp_out_opts *o)
 {
 	fputs(VP_CSV_PROFILE_HEADER "\r\n", f);
@@ -66,13 +79,7 @@ int vp_profile_write_csv(FILE *f, const struct vp_profile *p, const struct vp_ou
 			continue;
 		for (size_t i = 0; i < rows; i++) {
 			const struct vp_row *r = &t->rows[i];
-			text_cell(f, t->name, strlen(t->name), o->csv_safe);
-			fputc(',', f);
-			symbol_cell(f, r->symbol, o);
-			fputc(',', f);
-			text_cell(f, r->dso ? r->dso : "", r->dso ? strlen(r->dso) : 0, o->csv_safe);
-			fputc(',', f);
-			dom_cell(f, r->domain);
+			key_cells(f, t->name, r->symbol, r->dso, r->domain, o);
 			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f\r\n", r->samples, r->period,
 				vp_row_share(t, r, o->value));
 		}
@@ -96,18 +103,6 @@ static void ratio_delta(FILE *f, const struct vp_comparison *c, const struct vp_
 	case VP_RATIO_NONE: break;
 	}
 	fprintf(f, ",%.6f", vp_cmp_delta_pp(e, r, s, c->value));
-}
-
-static void key_cells(FILE *f, const struct vp_cmp_event *ev, const struct vp_cmp_row *r,
-		      const struct vp_out_opts *o)
-{
-	text_cell(f, ev->name, strlen(ev->name), o->csv_safe);
-	fputc(',', f);
-	symbol_cell(f, r->symbol, o);
-	fputc(',', f);
-	text_cell(f, r->dso ? r->dso : "", r->dso ? strlen(r->dso) : 0, o->csv_safe);
-	fputc(',', f);
-	dom_cell(f, r->domain);
 }
 
 /* A statistic in full (the oracle tests compare to 1e-9); "inf" when unbounded. */
@@ -155,7 +150,7 @@ int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out
 		for (size_t i = 0; i < ev->nrows; i++) {
 			const struct vp_cmp_row *r = &ev->rows[i];
 			if (c->nsides == 2) {
-				key_cells(f, ev, r, o);
+				key_cells(f, ev->name, r->symbol, r->dso, r->domain, o);
 				side_cells(f, c, ev, r, 0);
 				side_cells(f, c, ev, r, 1);
 				ratio_delta(f, c, ev, r, VP_GUEST);
@@ -164,7 +159,7 @@ int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out
 				continue;
 			}
 			for (size_t s = 1; s < c->nsides; s++) {
-				key_cells(f, ev, r, o);
+				key_cells(f, ev->name, r->symbol, r->dso, r->domain, o);
 				fputc(',', f);
 				text_cell(f, c->label[s], strlen(c->label[s]), o->csv_safe);
 				side_cells(f, c, ev, r, 0);

@@ -81,17 +81,6 @@ static int load_runs(struct run_load *s, size_t n, struct vp_error *err)
 	return 0;
 }
 
-/* The command a recording ran, without the recorder's own options. */
-static const char *workload(const struct vp_profile *p)
-{
-	const char *s = p->meta.cmdline, *dd;
-
-	if (!s)
-		return NULL;
-	dd = strstr(s, " -- ");
-	return dd ? dd + 4 : s;
-}
-
 static int same_events(const struct vp_profile *a, const struct vp_profile *b)
 {
 	if (a->ntables != b->ntables)
@@ -109,7 +98,7 @@ static void check_side(const struct vp_side_spec *side, struct run_load *runs, c
 
 	for (size_t i = 1; i < side->npaths; i++) {
 		const struct vp_profile *p = runs[i].p;
-		const char *w0 = workload(first), *w = workload(p);
+		const char *w0 = vp_meta_workload(&first->meta), *w = vp_meta_workload(&p->meta);
 		if (!same_events(first, p))
 			vp_warn("side '%s': '%s' and '%s' record different events: are they runs of one "
 				"experiment?", label, runs[0].path, runs[i].path);

@@ -11,21 +11,10 @@ const char *vp_value_name(const struct vp_comparison *cmp)
 	return cmp->value == VP_VALUE_SAMPLES ? "samples" : "period";
 }
 
-/* The command recorded, without the recorder's own options ("perf record -g -- ./a" -> "./a"). */
-static const char *workload(const struct vp_profile_meta *m)
-{
-	const char *s = m->cmdline, *dd;
-
-	if (!s || !*s)
-		return NULL;
-	dd = strstr(s, " -- ");
-	return dd ? dd + 4 : s;
-}
-
 void vp_chart_title(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
 		    const struct vp_chart_opts *o, char *buf, size_t size)
 {
-	const char *w0 = workload(&cmp->meta[0]), *w1 = workload(&cmp->meta[1]);
+	const char *w0 = vp_meta_workload(&cmp->meta[0]), *w1 = vp_meta_workload(&cmp->meta[1]);
 	const char *w = w0 && w1 && strcmp(w0, w1) ? NULL : w0 ? w0 : w1;
 
 	if (o->title)

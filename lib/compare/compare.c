@@ -27,24 +27,13 @@ struct entry {
 	uint64_t samples, period;
 };
 
-static int strcmp_null(const char *a, const char *b)
-{
-	if (a == b)
-		return 0;
-	if (!a)
-		return -1;
-	if (!b)
-		return 1;
-	return strcmp(a, b);
-}
-
 static int key_cmp(const struct entry *a, const struct entry *b, unsigned join_key)
 {
 	int c;
 
-	if ((join_key & VP_KEY_SYM) && (c = strcmp_null(a->symbol, b->symbol)))
+	if ((join_key & VP_KEY_SYM) && (c = vp_strcmp_null(a->symbol, b->symbol)))
 		return c;
-	if ((join_key & VP_KEY_DSO) && (c = strcmp_null(a->short_dso, b->short_dso)))
+	if ((join_key & VP_KEY_DSO) && (c = vp_strcmp_null(a->short_dso, b->short_dso)))
 		return c;
 	if ((join_key & VP_KEY_DOMAIN) && a->domain != b->domain)
 		return a->domain < b->domain ? -1 : 1;
@@ -60,7 +49,7 @@ static int entry_cmp(const void *pa, const void *pb, void *key)
 
 	if (c)
 		return c;
-	if ((c = strcmp_null(a->symbol, b->symbol)) || (c = strcmp_null(a->dso, b->dso)))
+	if ((c = vp_strcmp_null(a->symbol, b->symbol)) || (c = vp_strcmp_null(a->dso, b->dso)))
 		return c;
 	if (a->domain != b->domain)
 		return a->domain < b->domain ? -1 : 1;

@@ -15,17 +15,6 @@ struct keyed {
 	struct vp_cmp_row row;
 };
 
-static int strcmp_null(const char *a, const char *b)
-{
-	if (a == b)
-		return 0;
-	if (!a)
-		return -1;
-	if (!b)
-		return 1;
-	return strcmp(a, b);
-}
-
 static int cmp_desc(double a, double b)
 {
 	return a > b ? -1 : a < b ? 1 : 0;
@@ -38,7 +27,7 @@ static int keyed_cmp(const void *pa, const void *pb)
 
 	if ((c = cmp_desc(a->key, b->key)) || (c = cmp_desc(a->max, b->max)))
 		return c;
-	if ((c = strcmp_null(a->row.symbol, b->row.symbol)) || (c = strcmp_null(a->row.dso, b->row.dso)))
+	if ((c = vp_strcmp_null(a->row.symbol, b->row.symbol)) || (c = vp_strcmp_null(a->row.dso, b->row.dso)))
 		return c;
 	return a->row.domain - b->row.domain;
 }
