@@ -48,7 +48,14 @@ static const struct vp_cmd_info info = {
 	"compared with it. A side is a file, a directory of recordings (its files in\n"
 	"name order: the runs 'vmprof record -r N' writes), or LABEL=PATH,PATH,... (an\n"
 	"existing path is always one path). A side of several runs shows its mean per\n"
-	"run and the mean of its runs' shares.",
+	"run and the mean of its runs' shares.\n"
+	"\n"
+	"Is a difference real? Each ratio and delta comes with its interval, from the\n"
+	"variation between runs (two or more runs on both sides) or from sampling noise\n"
+	"alone (a one-run side: run-to-run variation unmeasured, the heading says so),\n"
+	"and a * when significant: Benjamini-Hochberg q below --alpha over the event's\n"
+	"rows. A baseline of 4 runs or more is split in halves for a noise floor.\n"
+	"vmprof-compare(1), STATISTICS, gives the method and its assumptions.",
 	opts, 0,
 };
 
