@@ -36,6 +36,7 @@ struct folder {
 	const struct vp_folded_opts *o;
 	const struct vp_evsel *evsel;
 	struct vp_perfdata *pd;
+	struct vp_filter_run filter;
 	char *buf;
 	size_t len, cap;
 	struct vp_resolved frames[MAX_FRAMES];
@@ -131,7 +132,7 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	const char *comm;
 	int r = 0;
 
-	if (s->evsel != fo->evsel)
+	if (s->evsel != fo->evsel || !vp_filter_keep(&fo->filter, fo->sc.session, s))
 		return 0;
 	fo->len = 0;
 	comm = vp_session_comm_of(fo->sc.session, s->pid, s->tid);
@@ -209,17 +210,20 @@ int vp_folded_from_perfdata(const char *path, const struct vp_load_opts *lo,
 		r = vp_errorf(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((r = vp_session_new(fo.pd, &so, names, &fo.sc.session, err)) < 0)
+	if ((r = vp_session_new(fo.pd, &so, names, &fo.sc.session, err)) < 0 ||
+	    (r = vp_filter_start(&fo.filter, lo ? &lo->filter : NULL, fo.pd, err)) < 0)
 		goto out;
 	struct vp_perf_tool tool = { .sample = on_sample };
 	vp_session_tool(&tool);
 	if ((r = vp_perfdata_walk(fo.pd, &tool, &fo, err)) < 0)
 		goto out;
+	vp_filter_end(&fo.filter, path);
 	if (fo.f->n > 1)
 		qsort(fo.f->v, fo.f->n, sizeof(*fo.f->v), stack_cmp);
 	*out = fo.f;
 	fo.f = NULL;
 out:
+	vp_filter_end(&fo.filter, NULL);
 	vp_session_free(fo.sc.session);
 	vp_strpool_free(names);
 	vp_folded_free(fo.f);
