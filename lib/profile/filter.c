@@ -280,39 +280,6 @@ void vp_time_place(const struct vp_time_range *pct, uint64_t first, uint64_t las
 		out->end -= 1;
 }
 
-struct span {
-	uint64_t first, last;
-};
-
-static int span_sample(void *ctx, const struct vp_sample *s)
-{
-	struct span *sp = ctx;
-
-	if (s->time && (!sp->first || s->time < sp->first))
-		sp->first = s->time;
-	if (s->time > sp->last)
-		sp->last = s->time;
-	return 0;
-}
-
-/* The first and last sample time perf record would have stored: one pass
- * over the samples of a second open of the file. */
-static int scan_span(const char *path, uint64_t *first, uint64_t *last, struct vp_error *err)
-{
-	struct vp_perf_tool tool = { .sample = span_sample, .unordered = 1 };
-	struct vp_perfdata *pd;
-	struct span sp = { 0 };
-	int r;
-
-	if ((r = vp_perfdata_open(path, &pd, err)) < 0)
-		return r;
-	r = vp_perfdata_walk(pd, &tool, &sp, err);
-	vp_perfdata_close(pd);
-	*first = sp.first;
-	*last = sp.last;
-	return r;
-}
-
 int vp_filter_start(struct vp_filter_run *run, const struct vp_filter *f, struct vp_perfdata *pd,
 		    struct vp_error *err)
 {
@@ -337,7 +304,7 @@ int vp_filter_start(struct vp_filter_run *run, const struct vp_filter *f, struct
 			return vp_errorf(err, -EINVAL, "'%s': a pipe carries no first and last sample "
 					 "time, so --time cannot place percents: give START,END in "
 					 "seconds", path);
-		if ((r = scan_span(path, &first, &last, err)) < 0)
+		if ((r = vp_perfdata_scan_sample_time(path, &first, &last, err)) < 0)
 			return r;
 	}
 	for (size_t i = 0; i < f->time.n; i++)

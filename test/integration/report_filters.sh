@@ -90,6 +90,15 @@ for pct in "25%-75%" "10%/2"; do
 	agree "no-header $pct" dso,sym "--time $range" "--time $pct" nb.data
 done
 
+# vmprof record stores the first and last sample time as perf record does:
+# perf places percents on its file as vmprof does
+"$VMPROF" record -o v.data -F 4000 -- ./weights 15000000 >/dev/null 2>&1 || fail "vmprof record failed"
+perf report -i v.data --header-only 2>/dev/null | grep -q 'time of last sample : [1-9]' ||
+	fail "vmprof record stored no last sample time"
+for t in 10%/2 25%-50%,75%-100%; do
+	agree "vmprof-record $t" dso,sym "--time $t" "--time $t" v.data
+done
+
 # convert folded keeps the samples perf script keeps with the same options
 perf script -i t.data -F comm,period,event,ip,sym,dso --comms pingpong --time 10%-90% \
 	> fold.ps 2>/dev/null || fail "perf script failed"
