@@ -4,7 +4,8 @@
 # per-symbol counts and event totals equal perf report's with the same filter
 # (thread filters under --percentage relative and with sort keys that split
 # threads and names, where perf's per-row filter holds for every sample);
-# convert folded equals perf script's stacks; compare filters both sides.
+# convert folded equals perf script's stacks, convert pprof go tool pprof's
+# flat counts of perf's; compare filters both sides.
 # Process ids and times come from perf script of the same file.
 source "$(dirname "$0")/../lib.sh"
 need_perf
@@ -15,7 +16,8 @@ gcc -O1 -g -fno-omit-frame-pointer -pthread -o pingpong "$TOP/examples/workloads
 # a shell (whose children are "sh" until they exec), two programs at once,
 # one of them with two threads
 run='./weights 15000000 & ./pingpong 40000; ./weights 5000000 2 1 1; wait'
-perf record -q -g -o t.data -e cpu-clock,page-faults -F 2000 -- sh -c "$run" >/dev/null 2>&1
+perf record -q -g -o t.data -e cpu-clock,page-faults -F 2000 -- sh -c "$run" >/dev/null 2>rec.err ||
+	{ cat rec.err; fail "perf record failed"; }
 perf script -i t.data -F comm,pid,tid,time --ns > ids.txt 2>/dev/null || fail "perf script failed"
 
 # ids: the pingpong process, its second thread, the first weights process
@@ -63,7 +65,8 @@ agree time-and-comm $split "--time 20%-80% --comms pingpong" "--time 20%-80% --c
 # perf refuses percents there, vmprof finds the times in the samples. The
 # judge: the same range in seconds, placed as perf's set_percent_time does,
 # from perf script's first and last sample.
-perf record -q -B -o nb.data -e cpu-clock -F 4000 -- ./weights 6000000 >/dev/null 2>&1
+perf record -q -B -o nb.data -e cpu-clock -F 4000 -- ./weights 6000000 >/dev/null 2>rec.err ||
+	{ cat rec.err; fail "perf record -B failed"; }
 perf report -i nb.data --header-only 2>/dev/null | grep -q 'time of last sample : 0.000000' ||
 	fail "perf record -B stored a last sample time: this check is vacuous"
 perf report -i nb.data --stdio --time 50% >/dev/null 2>&1 &&
@@ -113,9 +116,23 @@ python3 "$TOP/test/fold_perf_script.py" fold2.ps cpu-clock > fold2.want || fail 
 cmp -s fold2.want fold2.got || { diff fold2.want fold2.got | head; fail "folded --pid differs from perf script's"; }
 note "folded: $(wc -l < fold.got) and $(wc -l < fold2.got) stacks agree with perf script"
 
+# convert pprof exports the same samples: go tool pprof's flat counts equal
+# perf report's under the same filters (one comm: perf hides its column)
+command -v go >/dev/null || fail "go is not installed (make deps installs golang-go)"
+export GOCACHE=$WORK/gocache GOPATH=$WORK/gopath GO111MODULE=off GOPROXY=off GOFLAGS=
+"$VMPROF_SAN" convert pprof -e cpu-clock --comm weights --time 10%-90% t.data -o f.pb.gz 2>f.err ||
+	{ cat f.err; fail "convert pprof with filters failed"; }
+go tool pprof -top -nodecount=1000000 -nodefraction=0 -edgefraction=0 -sample_index=samples \
+	f.pb.gz > f.top 2>/dev/null || fail "go tool pprof cannot read the filtered export"
+perf report -i t.data "${relative[@]}" --sort comm,dso,sym --comms weights --time 10%-90% \
+	> f.perf 2>/dev/null
+python3 "$TOP/test/pprof_agree.py" flat f.top --perf f.perf --event cpu-clock ||
+	fail "convert pprof --comm --time: go tool pprof's flat samples differ from perf's"
+grep -q 'anon_pipe_read' f.top && fail "convert pprof --comm weights kept pingpong's anon_pipe_read"
+
 # compare: the filter applies to both sides, judged by perf report of each
 perf record -q -o g.data -e cpu-clock,page-faults -F 2000 -- sh -c "./weights 3000000 1 1 4 & ./pingpong 10000; wait" \
-	>/dev/null 2>&1
+	>/dev/null 2>rec.err || { cat rec.err; fail "perf record failed"; }
 side() {	# side FILE PERF_OPTIONS...: the table cmp_oracle.py reads
 	local f=$1; shift
 	perf report -i $f --stdio --no-children -g none --sort comm,sym -n --show-total-period \
@@ -147,6 +164,9 @@ note "compare: both sides filtered as perf filters each"
 "$VMPROF" report --comm no-such-name t.data > none.out 2>none.err || fail "an empty filter result is not an error"
 grep -q "no sample passed" none.err || fail "no warning when the filters keep nothing"
 grep -q '^# Samples: 0 ' none.out || fail "kept samples after --comm no-such-name"
+# and a comparison of two sides that kept nothing is empty, not a crash
+"$VMPROF_SAN" compare -o none.xml --comm no-such-name t.data g.data > none.cmp 2>none.err ||
+	{ cat none.err; fail "compare of two empty sides failed"; }
 
 # Bad values: usage errors (exit 2) that say what is wrong
 bad() {	# bad "MESSAGE PART" ARGS...
