@@ -102,7 +102,8 @@ static int join_event(struct vp_comparison *c, struct vp_cmp_event *e,
 			free(v);
 			return -ENOMEM;
 		}
-	qsort_r(v, n, sizeof(*v), entry_cmp, &key);
+	if (n > 1)	/* v is NULL when no run kept a sample of the event (filters) */
+		qsort_r(v, n, sizeof(*v), entry_cmp, &key);
 	for (size_t i = 0; i < n;) {
 		struct vp_cmp_row *r = vp_cmp_event_add_row(c, e);
 		const struct entry *rep = &v[i];
