@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -36,6 +37,18 @@ static struct vp_stat_side *mk(struct side *d, size_t n, const double *v, double
 	return &d->s;
 }
 
+/* as mk, with k samples per unit of value (the event's total too): with k
+ * large, sampling noise is far below any spread between the runs */
+static struct vp_stat_side *mkk(struct side *d, size_t n, const double *v, double total, double k)
+{
+	mk(d, n, v, total);
+	for (size_t i = 0; i < n; i++) {
+		d->c[i] = v[i] * k;
+		d->tc[i] = total * k;
+	}
+	return &d->s;
+}
+
 static int excludes_one(const struct vp_stat_result *r)
 {
 	return r->ratio_lo > 1 || r->ratio_hi < 1;
@@ -45,7 +58,9 @@ static int excludes_one(const struct vp_stat_result *r)
  * df = 17.9, p-value = 0.08356, and the 95% interval of mean(ts1) -
  * mean(ts2) -2.1469104 0.1469104 (quoted in a Cross Validated answer on
  * Welch intervals). As shares of a total of 100 per run, the delta in
- * percentage points is mean(ts2) - mean(ts1) and its interval the mirror. */
+ * percentage points is mean(ts2) - mean(ts1) and its interval the mirror.
+ * Each unit of value is 1000 samples, so the floor of sampling noise (about
+ * 0.01 against a spread of 0.14 per mean) does not bind. */
 static void welch_matches_r(void **state)
 {
 	static const double ts1[] = { 11, 9, 10, 11, 10, 12, 9, 11, 12, 9 };
@@ -54,7 +69,7 @@ static void welch_matches_r(void **state)
 	struct vp_stat_result r;
 	(void)state;
 
-	assert_int_equal(vp_stat_row(mk(&a, 10, ts1, 100), mk(&b, 10, ts2, 100), 0.05, &r), 0);
+	assert_int_equal(vp_stat_row(mkk(&a, 10, ts1, 100, 1000), mkk(&b, 10, ts2, 100, 1000), 0.05, &r), 0);
 	assert_int_equal(r.basis, VP_STAT_RUNS);
 	assert_true(fabs(r.p - 0.08356) < 5e-6);
 	assert_true(fabs(r.delta_pp - 1.0) < 1e-12);
@@ -66,36 +81,85 @@ static void welch_matches_r(void **state)
 	assert_false(r.significant);
 }
 
-/* Cases whose answers follow from the definitions by hand. */
+/* Welch's two-sided p and the t quantile of 1 - alpha/2 for squared
+ * standard errors va, vb of means of na, nb runs (STATISTICS). */
+static double welch_p(double d, double va, size_t na, double vb, size_t nb, double alpha, double *tq)
+{
+	double df = (va + vb) * (va + vb) / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+
+	*tq = gsl_cdf_tdist_Qinv(alpha / 2, df);
+	return 2 * gsl_cdf_tdist_Q(fabs(d) / sqrt(va + vb), df);
+}
+
+static int near(double got, double want)
+{
+	return fabs(got - want) <= 1e-12 * fabs(want);
+}
+
+/* Cases whose answers follow from the definitions by hand. With samples =
+ * values (one unit a sample), a side's sampling floor is its sum / n^2, and a
+ * side with nothing takes the pooled sum / (n_A + n_B) per run. */
 static void degenerate_rows(void **state)
 {
 	static const double zero[] = { 0, 0, 0 }, same[] = { 7, 7, 7 }, more[] = { 9, 9, 9 };
-	static const double b3[] = { 10, 12, 11 };
+	static const double b3[] = { 10, 12, 11 }, one[] = { 1, 1, 1 };
+	static const double big[] = { 500, 520, 480 };
 	struct side a, b;
 	struct vp_stat_result r;
+	double p, tq, lo;
 	(void)state;
 
 	/* absent on both sides: no ratio, nothing to see */
 	assert_int_equal(vp_stat_row(mk(&a, 3, zero, 100), mk(&b, 3, zero, 100), 0.05, &r), 0);
 	assert_true(isnan(r.ratio));
 	assert_true(r.ratio_lo == 0 && isinf(r.ratio_hi) && r.p == 1 && !r.significant);
+	assert_true(r.delta_pp == 0 && r.delta_lo == 0 && r.delta_hi == 0);
 
-	/* no spread: the interval is the point, the test certain */
+	/* no spread, 7 against 9 samples a run: sampling noise alone is 7/3 and
+	 * 9/3 per mean, t = 2 / sqrt(16/3), about 0.87: nothing to see */
 	assert_int_equal(vp_stat_row(mk(&a, 3, same, 100), mk(&b, 3, more, 100), 0.05, &r), 0);
-	assert_true(r.ratio == 9.0 / 7 && r.ratio_lo == r.ratio && r.ratio_hi == r.ratio);
-	assert_true(r.p == 0 && r.significant);
-	assert_true(r.delta_pp == r.delta_lo && r.delta_hi == r.delta_pp);
+	p = welch_p(2, 7.0 / 3, 3, 3, 3, 0.05, &tq);
+	assert_true(p > 0.4 && near(r.p, p) && !r.significant);
+	assert_true(r.ratio == 9.0 / 7 && r.ratio_lo < 1 && r.ratio_hi > r.ratio);
+	assert_true(r.delta_lo < 0 && r.delta_hi > 2);
+	/* the same runs with 1000 samples a unit: the spread floor is 1000 times
+	 * smaller, and 9/7 is beyond noise */
+	assert_int_equal(vp_stat_row(mkk(&a, 3, same, 100, 1000), mkk(&b, 3, more, 100, 1000), 0.05, &r), 0);
+	p = welch_p(2, 7.0 / 3000, 3, 3.0 / 1000, 3, 0.05, &tq);
+	assert_true(p < 1e-4 && near(r.p, p) && r.significant);
+	assert_true(r.ratio_lo > 1.2 && r.ratio_lo < 9.0 / 7 && r.ratio_hi > 9.0 / 7 && r.ratio_hi < 1.4);
+	assert_true(r.delta_lo > 1.7 && r.delta_hi < 2.3);
 	assert_int_equal(vp_stat_row(mk(&a, 3, same, 100), mk(&b, 3, same, 100), 0.05, &r), 0);
 	assert_true(r.ratio == 1 && r.p == 1 && !r.significant);
 
-	/* only the side has it, t = 11 / sqrt(1/3) on 2 df: far beyond any
-	 * noise, so no finite ratio is plausible */
+	/* a function sampled once in each of 3 runs, never in 2: it was flagged
+	 * (p = 0) before the floor. The 2 empty runs take the pooled 3/5 a run:
+	 * v = 0.3 against 1/3, t = 1 / sqrt(19/30), about 1.26 */
+	assert_int_equal(vp_stat_row(mk(&a, 2, zero, 100), mk(&b, 3, one, 100), 0.05, &r), 0);
+	p = welch_p(1, 0.3, 2, 1.0 / 3, 3, 0.05, &tq);
+	assert_true(p > 0.25 && near(r.p, p) && !r.significant);
+	assert_true(isinf(r.ratio) && r.ratio_lo < 1 && isinf(r.ratio_hi));
+	assert_true(r.delta_lo < 0 && r.delta_hi > 1);
+
+	/* only the side has it, 33 samples in 3 runs: the baseline takes the
+	 * pooled 5.5 a run (v = 11/6), the side its own 33/9, t = sqrt(22) on
+	 * 3.6 df. A ratio below sqrt(c / (t*^2 v_A)), c = 11^2 - t*^2 11/3, is
+	 * implausible; no upper bound */
 	assert_int_equal(vp_stat_row(mk(&a, 3, zero, 100), mk(&b, 3, b3, 100), 0.05, &r), 0);
-	assert_true(isinf(r.ratio) && isinf(r.ratio_lo) && isinf(r.ratio_hi));
-	assert_true(r.p < 0.003 && r.significant);
-	/* only the baseline has it: ratio 0 and its interval the point 0 */
+	p = welch_p(11, 11.0 / 6, 3, 11.0 / 3, 3, 0.05, &tq);
+	lo = sqrt((121 - tq * tq * 11 / 3) / (tq * tq * 11 / 6));
+	assert_true(p < 0.02 && near(r.p, p) && r.significant);
+	assert_true(isinf(r.ratio) && near(r.ratio_lo, lo) && lo > 2 && isinf(r.ratio_hi));
+	/* only the baseline has it: ratio 0, and the interval the mirror image */
 	assert_int_equal(vp_stat_row(mk(&a, 3, b3, 100), mk(&b, 3, zero, 100), 0.05, &r), 0);
-	assert_true(r.ratio == 0 && r.ratio_lo == 0 && r.ratio_hi == 0 && r.significant);
+	assert_true(r.ratio == 0 && r.ratio_lo == 0 && near(r.ratio_hi, 1 / lo) && r.significant);
+	assert_true(near(r.p, p));
+
+	/* 0 against about 500 samples a run is still far beyond noise */
+	assert_int_equal(vp_stat_row(mk(&a, 3, zero, 10000), mk(&b, 3, big, 10000), 0.05, &r), 0);
+	p = welch_p(500, 250.0 / 3, 3, 1500.0 / 9, 3, 0.05, &tq);
+	assert_true(p < 1e-4 && near(r.p, p) && r.significant && r.ratio_lo > 10);
+	assert_true(r.delta_lo > 4 && r.delta_hi < 6);
 }
 
 /* One run a side: the binomial split of the pooled samples. */
