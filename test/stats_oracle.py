@@ -18,8 +18,9 @@ As a module (for any test that has per-run values of a comparison):
 As a program:
     stats_oracle.py check-driver DRIVER [--seed S] [--events N]
 generates N seeded events (rows absent in some runs or on a side, zero
-variance, one-run sides, unequal run counts, counts on both sides of the
-exact/normal switch), feeds them to DRIVER (test/drivers/stats_driver.c) and
+variance, tiny counts that agree by chance such as (0, 0) against (1, 1, 1),
+none against many, one-run sides, unequal run counts, counts on both sides of
+the exact/normal switch), feeds them to DRIVER (test/drivers/stats_driver.c) and
 checks every number; exit 0 when all agree.
 """
 import argparse
@@ -308,6 +309,21 @@ def _gen_event(rng):
             c = max(1, int(base))                                       # zero variance
             ca = [c] * na
             cb = [c if rng.random() < 0.5 else int(c * ratio) + 1] * nb
+        elif style > 0.8 and kind == "runs":
+            # tiny counts, where runs agree by chance: (0, 0) against (1, 1, 1),
+            # equal small counts, Poisson at 0.3 to 3 a run, none against many
+            shape = rng.choice(["ones", "equal", "poisson", "poisson", "many"])
+            swap = rng.random() < 0.5           # which side has the first shape
+            n1, n2 = (nb, na) if swap else (na, nb)
+            if shape == "ones":
+                c1, c2 = [0] * n1, [1] * n2
+            elif shape == "equal":
+                c1, c2 = [rng.randint(0, 3)] * n1, [rng.randint(0, 3)] * n2
+            elif shape == "poisson":
+                c1, c2 = counts(n1, rng.uniform(0.3, 3), 0, 1.0), counts(n2, rng.uniform(0.3, 3), 0, 1.0)
+            else:
+                c1, c2 = [0] * n1, counts(n2, rng.uniform(20, 600), 0.05, 1.0)
+            ca, cb = (c2, c1) if swap else (c1, c2)
         # samples that weigh 0 on a side (a tracepoint field such as bytes read)
         weightless = rng.choice([(1, 0), (0, 1), (0, 0)]) if 0.35 <= style < 0.4 else (0, 0)
         rows.append((ca, cb, weightless))
