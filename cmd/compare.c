@@ -51,10 +51,11 @@ static const struct vp_cmd_info info = {
 	"run and the mean of its runs' shares.\n"
 	"\n"
 	"Is a difference real? Each ratio and delta comes with its interval, from the\n"
-	"variation between runs (two or more runs on both sides) or from sampling noise\n"
-	"alone (a one-run side: run-to-run variation unmeasured, the heading says so),\n"
-	"and a * when significant: Benjamini-Hochberg q below --alpha over the event's\n"
-	"rows. A baseline of 4 runs or more is split in halves for a noise floor.\n"
+	"variation between runs (two or more runs on both sides; never narrower than\n"
+	"sampling noise allows) or from sampling noise alone (a one-run side:\n"
+	"run-to-run variation unmeasured, the heading says so), and a * when\n"
+	"significant: Benjamini-Hochberg q below --alpha over the event's rows. A\n"
+	"baseline of 4 runs or more is split in halves for a noise floor.\n"
 	"vmprof-compare(1), STATISTICS, gives the method and its assumptions.",
 	opts, 0,
 };

@@ -18,8 +18,9 @@ As a module (for any test that has per-run values of a comparison):
 As a program:
     stats_oracle.py check-driver DRIVER [--seed S] [--events N]
 generates N seeded events (rows absent in some runs or on a side, zero
-variance, one-run sides, unequal run counts, counts on both sides of the
-exact/normal switch), feeds them to DRIVER (test/drivers/stats_driver.c) and
+variance, tiny counts that agree by chance such as (0, 0) against (1, 1, 1),
+none against many, one-run sides, unequal run counts, counts on both sides of
+the exact/normal switch), feeds them to DRIVER (test/drivers/stats_driver.c) and
 checks every number; exit 0 when all agree.
 """
 import argparse
@@ -99,23 +100,50 @@ def _fieller(ma, va, mb, vb, tq):
     return min(p[0] for p in pieces), max(p[1] for p in pieces)
 
 
+def _floor(s, o, shares):
+    """What sampling noise alone gives for the squared standard error of side
+    s's mean value (or mean share): Poisson samples, x = c w varying by x^2/c
+    in a run, a share q of N samples by q (1 - q) / N; a side with no value in
+    any run takes, in each run, the pooled rate of both sides (the other
+    side's value per run over n_A + n_B runs, at its value per sample; the
+    pooled share sum of values / sum of totals)."""
+    n = s.n
+    if s.value.sum() > 0:
+        if shares:
+            q, N = s.shares(), s.total_samples
+            return float(np.sum(np.where(N > 0, q * (1 - q) / np.where(N > 0, N, 1), 0.0))) / n ** 2
+        x, c = s.value, s.samples
+        return float(np.sum(np.where(x > 0, x ** 2 / np.where(c > 0, c, 1), 0.0))) / n ** 2
+    if shares:
+        q0 = (s.value.sum() + o.value.sum()) / (s.total.sum() + o.total.sum())
+        N = s.total_samples
+        return float(np.sum(np.where(N > 0, q0 * (1 - q0) / np.where(N > 0, N, 1), 0.0))) / n ** 2
+    per_run = o.value.sum() / (s.n + o.n)
+    w = o.value.sum() / o.samples.sum()
+    return n * per_run * w / n ** 2
+
+
+def _se2(s, o, values, shares):
+    """max(sample variance / n, the sampling floor)."""
+    return max(np.var(values, ddof=1) / s.n, _floor(s, o, shares))
+
+
 def _runs(a, b, alpha):
     out = {"basis": "runs"}
     ma, mb = a.value.mean(), b.value.mean()
-    va, vb = a.value.var(ddof=1) / a.n, b.value.var(ddof=1) / b.n
+    va, vb = _se2(a, b, a.value, False), _se2(b, a, b.value, False)
     if ma == 0 and mb == 0:
         out.update(ratio=math.nan, lo=0.0, hi=math.inf, p=1.0)
-    elif va + vb == 0:
-        r = mb / ma if ma > 0 else math.inf
-        out.update(ratio=r, lo=r, hi=r, p=1.0 if ma == mb else 0.0)
     else:
+        # Welch from the standard errors used: sd = sqrt(v n) gives back v
+        p = stats.ttest_ind_from_stats(mb, math.sqrt(vb * b.n), b.n, ma, math.sqrt(va * a.n), a.n,
+                                       equal_var=False).pvalue
         df = _welch_df(va, a.n, vb, b.n)
-        p = stats.ttest_ind(b.value, a.value, equal_var=False).pvalue
         lo, hi = _fieller(ma, va, mb, vb, _t_isf(alpha / 2, df))
         out.update(ratio=mb / ma if ma > 0 else math.inf, lo=lo, hi=hi, p=min(1.0, p))
     sa, sb = a.shares(), b.shares()
     d = 100 * (sb.mean() - sa.mean())
-    se2a, se2b = sa.var(ddof=1) / a.n, sb.var(ddof=1) / b.n
+    se2a, se2b = _se2(a, b, sa, True), _se2(b, a, sb, True)
     if se2a + se2b == 0:
         out.update(delta=d, dlo=d, dhi=d)
     else:
@@ -281,6 +309,21 @@ def _gen_event(rng):
             c = max(1, int(base))                                       # zero variance
             ca = [c] * na
             cb = [c if rng.random() < 0.5 else int(c * ratio) + 1] * nb
+        elif style > 0.8 and kind == "runs":
+            # tiny counts, where runs agree by chance: (0, 0) against (1, 1, 1),
+            # equal small counts, Poisson at 0.3 to 3 a run, none against many
+            shape = rng.choice(["ones", "equal", "poisson", "poisson", "many"])
+            swap = rng.random() < 0.5           # which side has the first shape
+            n1, n2 = (nb, na) if swap else (na, nb)
+            if shape == "ones":
+                c1, c2 = [0] * n1, [1] * n2
+            elif shape == "equal":
+                c1, c2 = [rng.randint(0, 3)] * n1, [rng.randint(0, 3)] * n2
+            elif shape == "poisson":
+                c1, c2 = counts(n1, rng.uniform(0.3, 3), 0, 1.0), counts(n2, rng.uniform(0.3, 3), 0, 1.0)
+            else:
+                c1, c2 = [0] * n1, counts(n2, rng.uniform(20, 600), 0.05, 1.0)
+            ca, cb = (c2, c1) if swap else (c1, c2)
         # samples that weigh 0 on a side (a tracepoint field such as bytes read)
         weightless = rng.choice([(1, 0), (0, 1), (0, 0)]) if 0.35 <= style < 0.4 else (0, 0)
         rows.append((ca, cb, weightless))
@@ -334,7 +377,7 @@ def check_driver(driver, seed, nevents):
         sys.exit(f"driver exited {out.returncode}: {out.stderr.strip()}")
     lines = out.stdout.splitlines()
     at, bad, nrows, seen = 0, 0, 0, {"runs": 0, "sampling": 0, "normal": 0, "inf": 0,
-                                     "nan": 0, "signif": 0, "floor": 0}
+                                     "nan": 0, "signif": 0, "floor": 0, "flat": 0}
     for e, (alpha, a_rows, b_rows) in enumerate(events):
         want = event(a_rows, b_rows, alpha)
         for j, w in enumerate(want):
@@ -366,6 +409,9 @@ def check_driver(driver, seed, nevents):
                     print(f"  A value {list(a.value)} samples {list(a.samples)}")
                     print(f"  B value {list(b.value)} samples {list(b.samples)}")
             seen[w["basis"]] += 1
+            a, b = a_rows[j], b_rows[j]
+            seen["flat"] += (w["basis"] == "runs" and np.ptp(a.value) == 0 and np.ptp(b.value) == 0
+                             and a.value[0] + b.value[0] > 0)
             seen["inf"] += math.isinf(w["hi"])
             seen["nan"] += math.isnan(w["ratio"])
             seen["signif"] += w["significant"]
@@ -381,7 +427,8 @@ def check_driver(driver, seed, nevents):
         seen["floor"] += floor is not None
     print(f"{nevents} events, {nrows} rows: {seen['runs']} on runs, {seen['sampling']} on "
           f"sampling ({seen['normal']} past the normal switch), {seen['inf']} unbounded, "
-          f"{seen['nan']} without a ratio, {seen['signif']} significant, "
+          f"{seen['nan']} without a ratio, {seen['flat']} with no spread on either side, "
+          f"{seen['signif']} significant, "
           f"{seen['floor']} A/A floors; {bad} disagree")
     return bad == 0 and at == len(lines)
 

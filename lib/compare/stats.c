@@ -1,8 +1,9 @@
 /* One comparison row, side against baseline: the ratio of means with its
  * interval, the delta of shares with its interval and a p-value, from the
- * run-to-run variance (Welch, Fieller) or, with a one-run side, from sampling
- * noise alone (conditional binomial, Clopper-Pearson). vmprof-compare(1)
- * STATISTICS states the method; test/stats_oracle.py computes it with scipy. */
+ * run-to-run variance floored at sampling noise (Welch, Fieller) or, with a
+ * one-run side, from sampling noise alone (conditional binomial,
+ * Clopper-Pearson). vmprof-compare(1) STATISTICS states the method;
+ * test/stats_oracle.py computes it with scipy. */
 #include "stats.h"
 #include "stats_binom.h"
 
@@ -73,9 +74,9 @@ static double welch_df(double va, size_t na, double vb, size_t nb)
 }
 
 /* Fieller's set {rho >= 0 : (mb - rho ma)^2 <= t^2 (vb + rho^2 va)} for means
- * ma, mb >= 0 (not both 0; a zero mean has zero variance) with squared
- * standard errors va, vb: the quadratic a rho^2 - 2 b rho + c <= 0. Roots are
- * taken in the forms that do not cancel (b >= 0). */
+ * ma, mb >= 0 (not both 0) with squared standard errors va, vb (va > 0 when
+ * ma is 0): the quadratic a rho^2 - 2 b rho + c <= 0. Roots are taken in the
+ * forms that do not cancel (b >= 0). */
 static void fieller(double ma, double va, double mb, double vb, double t, double *lo, double *hi)
 {
 	double t2 = t * t, a = ma * ma - t2 * va, b = ma * mb, c = mb * mb - t2 * vb;
@@ -83,11 +84,7 @@ static void fieller(double ma, double va, double mb, double vb, double t, double
 	double disc = t2 * (ma * ma * vb + mb * mb * va - t2 * va * vb);
 	double s = disc > 0 ? sqrt(disc) : 0;
 
-	if (ma == 0) {
-		/* no rho matters: every rho when mb is within noise of 0, else only infinity */
-		*lo = c <= 0 ? 0 : INFINITY;
-		*hi = INFINITY;
-	} else if (a > 0) {
+	if (a > 0) {
 		/* bounded: the roots straddle mb/ma */
 		*hi = (b + s) / a;
 		*lo = *hi > 0 ? c / (a * *hi) : 0;
@@ -100,56 +97,6 @@ static void fieller(double ma, double va, double mb, double vb, double t, double
 	}
 	if (*lo < 0)
 		*lo = 0;
-}
-
-/* Both sides have >= 2 runs: Welch's t-test of the difference of means,
- * Fieller's interval for their ratio at the same df, and a Welch interval for
- * the difference of the mean shares (with its own df). */
-static void by_runs(const struct vp_stat_side *a, const struct vp_stat_side *b, double alpha,
-		    struct vp_stat_result *out)
-{
-	double ma, va, mb, vb, qa, sa, qb, sb;
-
-	moments(a->value, NULL, a->nruns, &ma, &va);
-	moments(b->value, NULL, b->nruns, &mb, &vb);
-	va /= (double)a->nruns;
-	vb /= (double)b->nruns;
-	out->basis = VP_STAT_RUNS;
-	if (ma == 0 && mb == 0) {
-		out->ratio = NAN;
-		out->ratio_lo = 0;
-		out->ratio_hi = INFINITY;
-		out->p = 1;
-	} else if (va + vb == 0) {
-		/* no spread at all: the interval is the point, the test certain */
-		out->ratio = out->ratio_lo = out->ratio_hi = mb / ma;
-		out->p = ma == mb ? 1 : 0;
-	} else {
-		double df = welch_df(va, a->nruns, vb, b->nruns);
-		double t = (mb - ma) / sqrt(va + vb);
-
-		out->ratio = mb / ma;
-		out->p = 2 * gsl_cdf_tdist_Q(fabs(t), df);
-		if (out->p > 1)
-			out->p = 1;
-		fieller(ma, va, mb, vb, gsl_cdf_tdist_Qinv(alpha / 2, df), &out->ratio_lo,
-			&out->ratio_hi);
-	}
-
-	moments(a->value, a->total, a->nruns, &qa, &sa);
-	moments(b->value, b->total, b->nruns, &qb, &sb);
-	sa /= (double)a->nruns;
-	sb /= (double)b->nruns;
-	out->delta_pp = 100 * (qb - qa);
-	if (sa + sb == 0) {
-		out->delta_lo = out->delta_hi = out->delta_pp;
-	} else {
-		double half = 100 * gsl_cdf_tdist_Qinv(alpha / 2, welch_df(sa, a->nruns, sb, b->nruns)) *
-			      sqrt(sa + sb);
-
-		out->delta_lo = out->delta_pp - half;
-		out->delta_hi = out->delta_pp + half;
-	}
 }
 
 /* A side pooled over its runs. */
@@ -168,6 +115,91 @@ static struct pool pool(const struct vp_stat_side *s)
 		p.tc += s->total_samples[i];
 	}
 	return p;
+}
+
+/* The squared standard error of a side's mean value (shares: of its mean
+ * share) from sampling noise alone. Samples are Poisson: a run's value x = c w
+ * (c samples worth w each) varies by x^2 / c, a share q of N samples by
+ * q (1 - q) / N. A side that has nothing gives no estimate of its own (0 is
+ * not a variance that its runs can show): under the null it has the other
+ * side's rate, so its runs take the pooled mean value per run with the
+ * other's value per sample, or the pooled share. */
+static double sampling_se2(const struct vp_stat_side *s, const struct vp_stat_side *o, int shares)
+{
+	struct pool S = pool(s), O = pool(o);
+	double v = 0, m0 = O.x / (S.n + O.n), w0 = O.c > 0 ? O.x / O.c : 0;
+	double q0 = S.t + O.t > 0 ? O.x / (S.t + O.t) : 0;
+
+	for (size_t i = 0; i < s->nruns; i++) {
+		double x = s->value[i], c = s->samples[i], n = s->total_samples[i];
+
+		if (shares) {
+			double q = S.x > 0 ? at(s->value, s->total, i) : q0;
+
+			v += n > 0 ? q * (1 - q) / n : 0;
+		} else {
+			v += S.x > 0 ? (x > 0 ? x / c * x : 0) : m0 * w0;
+		}
+	}
+	return v / (S.n * S.n);
+}
+
+/* A side's mean value (shares: mean share) and the squared standard error of
+ * that mean: the runs' sample variance / n, floored at sampling noise alone
+ * (by chance the runs may agree more than their samples allow: (0, 0) against
+ * (1, 1, 1) has no spread at all). */
+static void side_mean(const struct vp_stat_side *s, const struct vp_stat_side *o, int shares,
+		      double *mean, double *se2)
+{
+	double var;
+
+	moments(s->value, shares ? s->total : NULL, s->nruns, mean, &var);
+	*se2 = fmax(var / (double)s->nruns, sampling_se2(s, o, shares));
+}
+
+/* Both sides have >= 2 runs: Welch's t-test of the difference of means,
+ * Fieller's interval for their ratio at the same df, and a Welch interval for
+ * the difference of the mean shares (with its own df). */
+static void by_runs(const struct vp_stat_side *a, const struct vp_stat_side *b, double alpha,
+		    struct vp_stat_result *out)
+{
+	double ma, va, mb, vb, qa, sa, qb, sb;
+
+	side_mean(a, b, 0, &ma, &va);
+	side_mean(b, a, 0, &mb, &vb);
+	out->basis = VP_STAT_RUNS;
+	if ((ma == 0 && mb == 0) || !(va + vb > 0)) {
+		/* nothing on either side (or values so small, below 1e-154, that
+		 * their variance underflows): nothing to judge */
+		out->ratio = ma > 0 ? mb / ma : mb > 0 ? INFINITY : NAN;
+		out->ratio_lo = 0;
+		out->ratio_hi = INFINITY;
+		out->p = 1;
+	} else {
+		double df = welch_df(va, a->nruns, vb, b->nruns);
+		double t = (mb - ma) / sqrt(va + vb);
+
+		out->ratio = mb / ma;
+		out->p = 2 * gsl_cdf_tdist_Q(fabs(t), df);
+		if (out->p > 1)
+			out->p = 1;
+		fieller(ma, va, mb, vb, gsl_cdf_tdist_Qinv(alpha / 2, df), &out->ratio_lo,
+			&out->ratio_hi);
+	}
+
+	side_mean(a, b, 1, &qa, &sa);
+	side_mean(b, a, 1, &qb, &sb);
+	out->delta_pp = 100 * (qb - qa);
+	if (sa + sb == 0) {
+		/* shares 0 (or 1) on both sides in every run: no noise to speak of */
+		out->delta_lo = out->delta_hi = out->delta_pp;
+	} else {
+		double half = 100 * gsl_cdf_tdist_Qinv(alpha / 2, welch_df(sa, a->nruns, sb, b->nruns)) *
+			      sqrt(sa + sb);
+
+		out->delta_lo = out->delta_pp - half;
+		out->delta_hi = out->delta_pp + half;
+	}
 }
 
 /* A side has one run: run-to-run variation is unmeasured. Samples are Poisson,

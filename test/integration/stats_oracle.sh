@@ -3,7 +3,9 @@
 # of shares and its interval, p, Benjamini-Hochberg q, the A/A floor) equal an
 # independent implementation with scipy (test/stats_oracle.py) to 1e-9
 # relative, on seeded generated events: rows absent in some runs or on a side,
-# zero variance, one-run sides, unequal run counts. The driver is the build's
+# zero variance, tiny counts that agree by chance ((0, 0) against (1, 1, 1),
+# Poisson at 0.3-3 a run), none against hundreds, one-run sides, unequal run
+# counts. The driver is the build's
 # own (ASan+UBSan under check-integration, optimised under -opt).
 source "$(dirname "$0")/../lib.sh"
 driver="$(dirname "$VMPROF")/test/drivers/stats_driver"

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -36,6 +37,18 @@ static struct vp_stat_side *mk(struct side *d, size_t n, const double *v, double
 	return &d->s;
 }
 
+/* as mk, with k samples per unit of value (the event's total too): with k
+ * large, sampling noise is far below any spread between the runs */
+static struct vp_stat_side *mkk(struct side *d, size_t n, const double *v, double total, double k)
+{
+	mk(d, n, v, total);
+	for (size_t i = 0; i < n; i++) {
+		d->c[i] = v[i] * k;
+		d->tc[i] = total * k;
+	}
+	return &d->s;
+}
+
 static int excludes_one(const struct vp_stat_result *r)
 {
 	return r->ratio_lo > 1 || r->ratio_hi < 1;
@@ -45,7 +58,9 @@ static int excludes_one(const struct vp_stat_result *r)
  * df = 17.9, p-value = 0.08356, and the 95% interval of mean(ts1) -
  * mean(ts2) -2.1469104 0.1469104 (quoted in a Cross Validated answer on
  * Welch intervals). As shares of a total of 100 per run, the delta in
- * percentage points is mean(ts2) - mean(ts1) and its interval the mirror. */
+ * percentage points is mean(ts2) - mean(ts1) and its interval the mirror.
+ * Each unit of value is 1000 samples, so the floor of sampling noise (about
+ * 0.01 against a spread of 0.14 per mean) does not bind. */
 static void welch_matches_r(void **state)
 {
 	static const double ts1[] = { 11, 9, 10, 11, 10, 12, 9, 11, 12, 9 };
@@ -54,7 +69,7 @@ static void welch_matches_r(void **state)
 	struct vp_stat_result r;
 	(void)state;
 
-	assert_int_equal(vp_stat_row(mk(&a, 10, ts1, 100), mk(&b, 10, ts2, 100), 0.05, &r), 0);
+	assert_int_equal(vp_stat_row(mkk(&a, 10, ts1, 100, 1000), mkk(&b, 10, ts2, 100, 1000), 0.05, &r), 0);
 	assert_int_equal(r.basis, VP_STAT_RUNS);
 	assert_true(fabs(r.p - 0.08356) < 5e-6);
 	assert_true(fabs(r.delta_pp - 1.0) < 1e-12);
@@ -66,36 +81,85 @@ static void welch_matches_r(void **state)
 	assert_false(r.significant);
 }
 
-/* Cases whose answers follow from the definitions by hand. */
+/* Welch's two-sided p and the t quantile of 1 - alpha/2 for squared
+ * standard errors va, vb of means of na, nb runs (STATISTICS). */
+static double welch_p(double d, double va, size_t na, double vb, size_t nb, double alpha, double *tq)
+{
+	double df = (va + vb) * (va + vb) / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+
+	*tq = gsl_cdf_tdist_Qinv(alpha / 2, df);
+	return 2 * gsl_cdf_tdist_Q(fabs(d) / sqrt(va + vb), df);
+}
+
+static int near(double got, double want)
+{
+	return fabs(got - want) <= 1e-12 * fabs(want);
+}
+
+/* Cases whose answers follow from the definitions by hand. With samples =
+ * values (one unit a sample), a side's sampling floor is its sum / n^2, and a
+ * side with nothing takes the pooled sum / (n_A + n_B) per run. */
 static void degenerate_rows(void **state)
 {
 	static const double zero[] = { 0, 0, 0 }, same[] = { 7, 7, 7 }, more[] = { 9, 9, 9 };
-	static const double b3[] = { 10, 12, 11 };
+	static const double b3[] = { 10, 12, 11 }, one[] = { 1, 1, 1 };
+	static const double big[] = { 500, 520, 480 };
 	struct side a, b;
 	struct vp_stat_result r;
+	double p, tq, lo;
 	(void)state;
 
 	/* absent on both sides: no ratio, nothing to see */
 	assert_int_equal(vp_stat_row(mk(&a, 3, zero, 100), mk(&b, 3, zero, 100), 0.05, &r), 0);
 	assert_true(isnan(r.ratio));
 	assert_true(r.ratio_lo == 0 && isinf(r.ratio_hi) && r.p == 1 && !r.significant);
+	assert_true(r.delta_pp == 0 && r.delta_lo == 0 && r.delta_hi == 0);
 
-	/* no spread: the interval is the point, the test certain */
+	/* no spread, 7 against 9 samples a run: sampling noise alone is 7/3 and
+	 * 9/3 per mean, t = 2 / sqrt(16/3), about 0.87: nothing to see */
 	assert_int_equal(vp_stat_row(mk(&a, 3, same, 100), mk(&b, 3, more, 100), 0.05, &r), 0);
-	assert_true(r.ratio == 9.0 / 7 && r.ratio_lo == r.ratio && r.ratio_hi == r.ratio);
-	assert_true(r.p == 0 && r.significant);
-	assert_true(r.delta_pp == r.delta_lo && r.delta_hi == r.delta_pp);
+	p = welch_p(2, 7.0 / 3, 3, 3, 3, 0.05, &tq);
+	assert_true(p > 0.4 && near(r.p, p) && !r.significant);
+	assert_true(r.ratio == 9.0 / 7 && r.ratio_lo < 1 && r.ratio_hi > r.ratio);
+	assert_true(r.delta_lo < 0 && r.delta_hi > 2);
+	/* the same runs with 1000 samples a unit: the spread floor is 1000 times
+	 * smaller, and 9/7 is beyond noise */
+	assert_int_equal(vp_stat_row(mkk(&a, 3, same, 100, 1000), mkk(&b, 3, more, 100, 1000), 0.05, &r), 0);
+	p = welch_p(2, 7.0 / 3000, 3, 3.0 / 1000, 3, 0.05, &tq);
+	assert_true(p < 1e-4 && near(r.p, p) && r.significant);
+	assert_true(r.ratio_lo > 1.2 && r.ratio_lo < 9.0 / 7 && r.ratio_hi > 9.0 / 7 && r.ratio_hi < 1.4);
+	assert_true(r.delta_lo > 1.7 && r.delta_hi < 2.3);
 	assert_int_equal(vp_stat_row(mk(&a, 3, same, 100), mk(&b, 3, same, 100), 0.05, &r), 0);
 	assert_true(r.ratio == 1 && r.p == 1 && !r.significant);
 
-	/* only the side has it, t = 11 / sqrt(1/3) on 2 df: far beyond any
-	 * noise, so no finite ratio is plausible */
+	/* a function sampled once in each of 3 runs, never in 2: it was flagged
+	 * (p = 0) before the floor. The 2 empty runs take the pooled 3/5 a run:
+	 * v = 0.3 against 1/3, t = 1 / sqrt(19/30), about 1.26 */
+	assert_int_equal(vp_stat_row(mk(&a, 2, zero, 100), mk(&b, 3, one, 100), 0.05, &r), 0);
+	p = welch_p(1, 0.3, 2, 1.0 / 3, 3, 0.05, &tq);
+	assert_true(p > 0.25 && near(r.p, p) && !r.significant);
+	assert_true(isinf(r.ratio) && r.ratio_lo < 1 && isinf(r.ratio_hi));
+	assert_true(r.delta_lo < 0 && r.delta_hi > 1);
+
+	/* only the side has it, 33 samples in 3 runs: the baseline takes the
+	 * pooled 5.5 a run (v = 11/6), the side its own 33/9, t = sqrt(22) on
+	 * 3.6 df. A ratio below sqrt(c / (t*^2 v_A)), c = 11^2 - t*^2 11/3, is
+	 * implausible; no upper bound */
 	assert_int_equal(vp_stat_row(mk(&a, 3, zero, 100), mk(&b, 3, b3, 100), 0.05, &r), 0);
-	assert_true(isinf(r.ratio) && isinf(r.ratio_lo) && isinf(r.ratio_hi));
-	assert_true(r.p < 0.003 && r.significant);
-	/* only the baseline has it: ratio 0 and its interval the point 0 */
+	p = welch_p(11, 11.0 / 6, 3, 11.0 / 3, 3, 0.05, &tq);
+	lo = sqrt((121 - tq * tq * 11 / 3) / (tq * tq * 11 / 6));
+	assert_true(p < 0.02 && near(r.p, p) && r.significant);
+	assert_true(isinf(r.ratio) && near(r.ratio_lo, lo) && lo > 2 && isinf(r.ratio_hi));
+	/* only the baseline has it: ratio 0, and the interval the mirror image */
 	assert_int_equal(vp_stat_row(mk(&a, 3, b3, 100), mk(&b, 3, zero, 100), 0.05, &r), 0);
-	assert_true(r.ratio == 0 && r.ratio_lo == 0 && r.ratio_hi == 0 && r.significant);
+	assert_true(r.ratio == 0 && r.ratio_lo == 0 && near(r.ratio_hi, 1 / lo) && r.significant);
+	assert_true(near(r.p, p));
+
+	/* 0 against about 500 samples a run is still far beyond noise */
+	assert_int_equal(vp_stat_row(mk(&a, 3, zero, 10000), mk(&b, 3, big, 10000), 0.05, &r), 0);
+	p = welch_p(500, 250.0 / 3, 3, 1500.0 / 9, 3, 0.05, &tq);
+	assert_true(p < 1e-4 && near(r.p, p) && r.significant && r.ratio_lo > 10);
+	assert_true(r.delta_lo > 4 && r.delta_hi < 6);
 }
 
 /* One run a side: the binomial split of the pooled samples. */
@@ -228,9 +292,9 @@ static void bh_paper_example(void **state)
 	assert_int_equal(vp_stat_bh(p, 0, q), 0);
 }
 
-/* A matrix of rows x runs with samples = values. */
+/* A matrix of rows x runs with samples = values (or c and tc, when set). */
 struct matrix {
-	double v[64 * MAXRUNS], t[MAXRUNS];
+	double v[64 * MAXRUNS], t[MAXRUNS], c[64 * MAXRUNS], tc[MAXRUNS];
 	struct vp_stat_runs m;
 };
 
@@ -467,6 +531,110 @@ static void simulated_floor_and_sampling(void **state)
 	gsl_rng_free(g);
 }
 
+/* An event of rows x runs with Poisson sample counts at these rates per run
+ * and nothing else varying, each sample worth period; the event's totals are
+ * the rows plus 1000 samples of other functions. */
+static void fill_poisson(gsl_rng *g, struct matrix *x, size_t nrows, size_t nruns,
+			 const double *rate, double period)
+{
+	mat_init(x, nrows, nruns, 0);
+	x->m.samples = x->c;
+	x->m.total_samples = x->tc;
+	for (size_t k = 0; k < nruns; k++) {
+		x->tc[k] = 1000;
+		x->t[k] = 1000 * period;
+	}
+	for (size_t r = 0; r < nrows; r++)
+		for (size_t k = 0; k < nruns; k++) {
+			double c = gsl_ran_poisson(g, rate[r]);
+
+			x->tc[k] += x->c[r * nruns + k] = c;
+			x->t[k] += x->v[r * nruns + k] = c * period;
+		}
+}
+
+/* Tiny counts, no difference: functions sampled 0.3 to 3 times a run (a
+ * kernel function, a rare path), runs differing by sampling noise alone. The
+ * events with any row flagged stay within alpha (+ 3 binomial sd), for 2
+ * runs against 3 and 5 against 5 at alpha 0.05 and 0.001, and for the A/A
+ * floor of 5 runs (2 against 3); each row's delta interval misses 0 at most
+ * alpha of the time (+ 3 sd). Runs whose counts happen to be equal on each
+ * side, such as (0, 0) against (1, 1, 1), were flagged at any alpha before
+ * the sampling floor (STATISTICS). A real difference at such counts is
+ * still found: 3 against 12 samples a run (5 runs a side) in 95% of draws,
+ * 0.5 against 5 in 85% (about 99% and 94% in scipy's simulation). */
+static void simulated_tiny_counts(void **state)
+{
+	enum { EVENTS = 2000, ROWS = 20 };
+	static const size_t shape[][2] = { { 2, 3 }, { 5, 5 } };
+	static const double alphas[] = { 0.05, 0.001 };
+	gsl_rng *g = rng_new(3);
+	static struct matrix a, b;
+	struct vp_stat_result res[ROWS];
+	double rate[ROWS];
+	(void)state;
+
+	for (size_t ai = 0; ai < 2; ai++) {
+		double alpha = alphas[ai];
+		double tol = 3 * sqrt(alpha * (1 - alpha) * EVENTS);
+		double rtol = 3 * sqrt(alpha * (1 - alpha) * EVENTS * ROWS);
+
+		for (size_t si = 0; si < 3; si++) {
+			int any = 0, missed = 0;
+
+			for (int e = 0; e < EVENTS; e++) {
+				double period = e % 2 ? 1e6 : 1;	/* cpu-clock's 1 ms, or --value samples */
+				size_t flagged;
+
+				for (int r = 0; r < ROWS; r++)
+					rate[r] = 0.3 + 2.7 * gsl_rng_uniform(g);
+				if (si == 2) {
+					/* the A/A floor of a 5-run baseline: 2 runs against 3 */
+					fill_poisson(g, &a, ROWS, 5, rate, period);
+					assert_int_equal(vp_stat_aa_floor(&a.m, alpha, &flagged), 0);
+					any += flagged > 0;
+					continue;
+				}
+				fill_poisson(g, &a, ROWS, shape[si][0], rate, period);
+				fill_poisson(g, &b, ROWS, shape[si][1], rate, period);
+				assert_int_equal(vp_stat_event(&a.m, &b.m, alpha, res), 0);
+				flagged = 0;
+				for (int r = 0; r < ROWS; r++) {
+					assert_int_equal(res[r].basis, VP_STAT_RUNS);
+					flagged += res[r].significant;
+					missed += res[r].delta_lo > 0 || res[r].delta_hi < 0;
+				}
+				any += flagged > 0;
+			}
+			if (si == 2)
+				print_message("tiny counts, alpha %g, A/A floor of 5 runs: %d of %d events "
+					      "flag a row\n", alpha, any, EVENTS);
+			else
+				print_message("tiny counts, alpha %g, %zu vs %zu runs: %d of %d events flag a "
+					      "row; %d of %d delta intervals miss 0\n", alpha, shape[si][0],
+					      shape[si][1], any, EVENTS, missed, EVENTS * ROWS);
+			assert_true(any <= alpha * EVENTS + tol);
+			assert_true(missed <= alpha * EVENTS * ROWS + rtol);
+		}
+	}
+	{
+		static const double rates[][2] = { { 3, 12 }, { 0.5, 5 } };
+		int hit[2] = { 0, 0 };
+
+		for (int e = 0; e < 1000; e++)
+			for (int k = 0; k < 2; k++) {
+				fill_poisson(g, &a, 1, 5, &rates[k][0], 1e6);
+				fill_poisson(g, &b, 1, 5, &rates[k][1], 1e6);
+				assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, res), 0);
+				hit[k] += res[0].significant;
+			}
+		print_message("tiny counts, 5 vs 5 runs: 3 vs 12 a run flagged in %d of 1000, 0.5 vs 5 "
+			      "in %d\n", hit[0], hit[1]);
+		assert_true(hit[0] >= 950 && hit[1] >= 850);
+	}
+	gsl_rng_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -481,6 +649,7 @@ int main(void)
 		cmocka_unit_test(describe_and_bad_input),
 		cmocka_unit_test(simulated_fdr_and_power),
 		cmocka_unit_test(simulated_floor_and_sampling),
+		cmocka_unit_test(simulated_tiny_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
