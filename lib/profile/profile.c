@@ -17,6 +17,10 @@ void vp_profile_meta_init(struct vp_profile_meta *m)
 	m->duration = -1;
 	m->cpu_time = -1;
 	m->steal_time = -1;
+	m->wall_time = -1;
+	m->user_time = m->system_time = -1;
+	m->runnable_wait = m->blocked_time = -1;
+	m->wall_waiting = m->wall_blocked = -1;
 }
 
 struct vp_profile *vp_profile_new(void)
@@ -351,6 +355,19 @@ const char *vp_dso_short_name(const char *dso)
 		return dso;
 	slash = strrchr(dso, '/');
 	return slash && slash[1] ? slash + 1 : dso;
+}
+
+int vp_dso_is_system(const char *dso)
+{
+	static const char *const dirs[] = { "/lib/", "/lib32/", "/lib64/", "/usr/lib/", "/usr/lib32/",
+					    "/usr/lib64/", "/usr/libexec/" };
+
+	if (!dso || dso[0] == '[')	/* [vdso], [kernel.kallsyms], [unknown] */
+		return 1;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++)
+		if (!strncmp(dso, dirs[i], strlen(dirs[i])))
+			return 1;
+	return 0;
 }
 
 int vp_key_parse(const char *spec, unsigned *key)

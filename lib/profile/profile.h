@@ -58,6 +58,8 @@ struct vp_event_table {
 	unsigned key;		/* enum vp_keyfield mask */
 	const char *weight;	/* interned field name when period sums a tracepoint field, else NULL */
 	const char *group;	/* interned field name when rows are that field's values, else NULL */
+	int own_frame;		/* samples charged to the first frame of the program's own objects
+				 * (vp_dso_is_system), not to their address: offcpu-time */
 	uint64_t total_samples;	/* over every sample of the event, even rows not kept */
 	uint64_t total_period;
 	uint64_t lost_samples;
@@ -86,6 +88,17 @@ struct vp_profile_meta {
 	double cpu_time;	/* seconds of CPU used by the recorded command */
 	double steal_time;	/* seconds stolen by the host over the recording */
 	uint64_t lost_samples;
+	/* Where the command's time went (vmprof record; seconds). Threads' times
+	 * are summed over the threads, so with several they can exceed wall. */
+	double wall_time;	/* the command's, from exec to exit */
+	double user_time, system_time;	/* CPU of its process tree (rusage) */
+	double runnable_wait;	/* its threads waited runnable for a CPU */
+	double blocked_time;	/* its threads were blocked (sleeping, waiting for I/O...) */
+	double wall_waiting;	/* no thread of it running, some runnable */
+	double wall_blocked;	/* all its threads blocked */
+	const char *clocksource;	/* the kernel's ("tsc", "kvm-clock") */
+	const char *sched_method;	/* how wait and blocked time were measured */
+	uint64_t sched_lost;	/* scheduler records the recorder lost */
 };
 
 struct vp_profile {
@@ -132,6 +145,11 @@ char vp_domain_from_cpumode(unsigned cpumode);
 int vp_domain_valid(char d);
 /* Last path component, as perf's short dso name ("libc.so.6"); bracketed names as-is. */
 const char *vp_dso_short_name(const char *dso);
+/* 1 for an object that is not the program's own: the system's libraries
+ * (a path under /lib, /lib32, /lib64, /usr/lib, /usr/lib32, /usr/lib64,
+ * /usr/libexec: the C library, ld.so, libstdc++...) and bracketed objects
+ * ([vdso], the kernel, [unknown]). */
+int vp_dso_is_system(const char *dso);
 
 /* Length of the prefix of a symbol perf would print: the name without a
  * trailing parameter list, cv/ref qualifiers and clone suffixes ("f(int) const"

@@ -66,6 +66,7 @@ struct loader {
 	int fields_found;
 	struct pending pending;
 	int plain;		/* neither --caller nor a comm or pid key */
+	int own_frames;		/* a table charges the program's own frame (offcpu-time) */
 	struct row_slot *rows;	/* ROW_CACHE_SIZE of them */
 };
 
@@ -104,6 +105,10 @@ static struct vp_event_table *table_make(struct loader *l, const struct vp_evsel
 			if (t) {
 				t->attr_type = ev->attr.type;
 				t->attr_config = ev->attr.config;
+				/* off-CPU time is the program's: where it blocked, not where the kernel did */
+				t->own_frame = !l->o->caller && !strcmp(ev->name, "offcpu-time") &&
+					       (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+				l->own_frames |= t->own_frame;
 				if (has_field && l->o->weight)
 					t->weight = l->field;
 				else if (has_field)
@@ -150,6 +155,34 @@ static void resolve_caller(struct loader *l, const struct vp_sample *s, struct v
 		if (r.dso != first.dso) {
 			*res = r;
 			return;
+		}
+	}
+}
+
+/* The first user frame of the callchain in the program's own objects (not
+ * a system library: vp_dso_is_system), for a sample whose address is in the
+ * kernel's scheduler or libc's wrapper; else the first user frame; else the
+ * sample itself. */
+static void resolve_own(struct loader *l, const struct vp_sample *s, struct vp_resolved *res)
+{
+	unsigned cpumode = s->misc & VP_MISC_CPUMODE_MASK;
+	struct vp_resolved r;
+	int have_user = 0;
+
+	for (uint64_t i = 0; i < s->nr_callchain; i++) {
+		uint64_t ip = s->callchain[i];
+		if (vp_callchain_context(ip, &cpumode) || cpumode != PERF_RECORD_MISC_USER)
+			continue;
+		vp_session_resolve(l->sc.session, s->pid, cpumode, ip, &r);
+		if (!strcmp(r.dso, "[unknown]"))	/* a frame-pointer walk gone astray */
+			continue;
+		if (!vp_dso_is_system(r.dso)) {
+			*res = r;
+			return;
+		}
+		if (!have_user) {
+			*res = r;
+			have_user = 1;
 		}
 	}
 }
@@ -253,17 +286,19 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	if (!t)
 		return 0;
 	if ((s->misc & VP_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL && !l->o->caller &&
-	    !t->weight && !t->group && !(l->key & (VP_KEY_COMM | VP_KEY_PID)) &&
+	    !t->weight && !t->group && !t->own_frame && !(l->key & (VP_KEY_COMM | VP_KEY_PID)) &&
 	    vp_session_kernel_loading(l->sc.session)) {
 		int r = pending_add(l, t, s);
 		if (r != 0)
 			return r < 0 ? r : 0;
 	}
-	if (l->plain && !t->weight && !t->group)
+	if (l->plain && !t->weight && !t->group && !t->own_frame)
 		return count_plain(l, t, s);
 	vp_session_resolve(l->sc.session, s->pid, s->misc, s->ip, &res);
 	if (l->o->caller && s->callchain)
 		resolve_caller(l, s, &res);
+	else if (t->own_frame && s->callchain)
+		resolve_own(l, s, &res);
 	row = (struct vp_row){ res.symbol, res.dso, NULL, -1, res.domain, s->count, s->period };
 	if ((f = sample_field(l, t, s))) {
 		if (t->weight) {
@@ -400,7 +435,7 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 		goto out;
 	}
 	struct vp_perf_tool tool = {
-		.sample = on_sample, .lost = on_lost, .merge_repeats = l.plain && !l.td,
+		.sample = on_sample, .lost = on_lost, .merge_repeats = l.plain && !l.td && !l.own_frames,
 	};
 	vp_session_tool(&tool);
 	tool.mmap = on_mmap;	/* set-aside kernel samples first */

@@ -66,6 +66,11 @@ void vp_hypervisor(char *buf, size_t size)
 		snprintf(buf, size, "%s", name);
 }
 
+void vp_clocksource(char *buf, size_t size)
+{
+	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", buf, size);
+}
+
 double vp_steal_seconds(void)
 {
 	FILE *f = fopen("/proc/stat", "r");

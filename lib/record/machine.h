@@ -1,6 +1,6 @@
 /* What a recording says about the machine it ran on: the hypervisor it runs
- * under (CPUID leaf 0x40000000, /sys/hypervisor, DMI), steal time from
- * /proc/stat, the CPUs online. */
+ * under (CPUID leaf 0x40000000, /sys/hypervisor, DMI), its clocksource,
+ * steal time from /proc/stat, the CPUs online. */
 #ifndef VP_MACHINE_H
 #define VP_MACHINE_H
 
@@ -8,6 +8,9 @@
 
 /* "none" on bare metal, else e.g. "KVM (QEMU Standard PC ...)", "QEMU TCG". */
 void vp_hypervisor(char *buf, size_t size);
+/* The kernel's clocksource ("tsc", "kvm-clock"...), "" when unknown: in a
+ * guest it says how time itself is kept. */
+void vp_clocksource(char *buf, size_t size);
 /* Seconds of steal time summed over all CPUs since boot; negative if unknown. */
 double vp_steal_seconds(void);
 /* Online CPU numbers (from /sys/devices/system/cpu/online); count returned. */

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -25,6 +24,8 @@
 #include "machine.h"
 #include "lib/perfdata/write.h"
 #include "finish.h"
+#include "ring.h"
+#include "sched.h"
 #include "synth.h"
 #include "targets.h"
 
@@ -44,12 +45,6 @@ void vp_record_stop(void)
 	}
 }
 
-struct ring {
-	int fd;			/* the event whose buffer this is */
-	void *base;
-	size_t size;		/* data area, a power of two */
-};
-
 struct rec {
 	const struct vp_record_opts *o;
 	struct vp_event_spec *ev;
@@ -64,7 +59,7 @@ struct rec {
 	size_t nfds;
 	uint64_t **ids;		/* per event */
 	size_t *nids;
-	struct ring *rings;	/* per CPU */
+	struct vp_ring *rings;	/* per CPU */
 	size_t nrings;
 	size_t page;
 	struct vp_pdw *w;
@@ -80,8 +75,13 @@ struct rec {
 	int pidfd;
 	char partial[4096];		/* OUTPUT.partial, renamed when complete */
 	struct vp_pdw_event *pev;
+	size_t npev;
 	time_t start;
-	double t0, steal0, cpu_time;
+	double t0, t_exit, steal0, steal1, user_time, sys_time;
+	/* where the threads were when not running (sched.h), NULL if not followed */
+	struct vp_sched *sched;
+	char no_sched[1024];
+	uint64_t pass_start;	/* VP_SCHED_CLOCK at the start of the previous drain pass */
 };
 
 static long perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group, unsigned long fl)
@@ -167,6 +167,13 @@ static long open_event(struct rec *r, struct vp_event_spec *e, pid_t pid, int cp
 	return fd;
 }
 
+/* Threads are followed through the scheduler (sched.h) for a command and
+ * for -p: every event then runs on its clock. */
+static int follows_threads(const struct vp_record_opts *o)
+{
+	return o->argv || o->pids;
+}
+
 static void setup_attrs(struct rec *r)
 {
 	const struct vp_record_opts *o = r->o;
@@ -177,7 +184,7 @@ static void setup_attrs(struct rec *r)
 		a->size = sizeof(*a);
 		a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 				 PERF_SAMPLE_PERIOD;
-		if (r->nev > 1)
+		if (r->nev > 1 || o->off_cpu)	/* offcpu-time is one more event in the file */
 			a->sample_type |= PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER;
 		if (o->callchain)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
@@ -197,6 +204,10 @@ static void setup_attrs(struct rec *r)
 		a->enable_on_exec = cmd && !o->system_wide;
 		a->inherit = !o->system_wide;
 		a->sample_id_all = 1;
+		if (follows_threads(o)) {
+			a->use_clockid = 1;
+			a->clockid = VP_SCHED_CLOCK;
+		}
 		if (i == 0) {	/* one event carries the task and mapping records */
 			a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
 		}
@@ -245,13 +256,12 @@ static int open_all(struct rec *r)
 					return vp_errorf(r->err, -errno, "event '%s': no id: %s", r->ev[e].name,
 							 strerror(errno));
 				if (leader < 0) {
-					size_t len = (pages + 1) * r->page;
-					void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
-					if (m == MAP_FAILED)
-						return vp_errorf(r->err, -errno, "cannot map the ring buffer of CPU %d: %s "
+					int e = vp_ring_map(&r->rings[r->nrings], (int)fd, pages, r->page);
+					if (e < 0)
+						return vp_errorf(r->err, e, "cannot map the ring buffer of CPU %d: %s "
 								 "(perf_event_mlock_kb too small?)", r->cpus[c],
-								 strerror(errno));
-					r->rings[r->nrings++] = (struct ring){ (int)fd, m, pages * r->page };
+								 strerror(-e));
+					r->nrings++;
 					leader = (int)fd;
 				} else if (ioctl((int)fd, PERF_EVENT_IOC_SET_OUTPUT, leader) != 0) {
 					return vp_errorf(r->err, -errno, "event '%s': cannot share CPU %d's buffer: %s",
@@ -262,38 +272,43 @@ static int open_all(struct rec *r)
 	return 0;
 }
 
-/* Copy whatever the kernel has written since the last pass. */
+/* A record of the file's events, counted and written. */
+static int keep(void *ctx, const struct perf_event_header *h)
+{
+	struct rec *r = ctx;
+
+	if (h->type == PERF_RECORD_SAMPLE)
+		r->samples++;
+	else if (h->type == PERF_RECORD_LOST && h->size >= 24)
+		r->lost += ((const uint64_t *)h)[2];
+	return vp_pdw_write(r->w, h, h->size);
+}
+
+static int emit(void *ctx, const void *rec, size_t len)
+{
+	struct rec *r = ctx;
+
+	r->samples++;
+	return vp_pdw_write(r->w, rec, len);
+}
+
+/* One pass: whatever the kernel has written since the last, then the
+ * scheduler's events up to this pass's start (the rings have all gone past
+ * it), their samples no older than the previous pass's start: perf's rounds
+ * then keep them in order. */
 static int drain(struct rec *r, int *any)
 {
-	for (size_t i = 0; i < r->nrings; i++) {
-		struct ring *g = &r->rings[i];
-		struct perf_event_mmap_page *mp = g->base;
-		unsigned char *data = (unsigned char *)g->base + r->page;
-		uint64_t head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE), tail = mp->data_tail;
+	uint64_t start = r->sched ? vp_sched_now() : 0;
+	size_t emitted = 0;
 
-		while (tail < head) {
-			size_t at = (size_t)(tail & (g->size - 1));
-			struct perf_event_header h;
-			memcpy(&h, data + at, sizeof(h));	/* 8-byte aligned: never split */
-			if (h.size < sizeof(h) || h.size > head - tail)
-				break;	/* cannot happen with a sane kernel; stop rather than spin */
-			const void *rec = data + at;
-			if (at + h.size > g->size) {	/* wraps: make it whole */
-				size_t first = g->size - at;
-				memcpy(r->copy, data + at, first);
-				memcpy(r->copy + first, data, h.size - first);
-				rec = r->copy;
-			}
-			if (h.type == PERF_RECORD_SAMPLE)
-				r->samples++;
-			else if (h.type == PERF_RECORD_LOST && h.size >= 24)
-				r->lost += ((const uint64_t *)rec)[2];
-			if (vp_pdw_write(r->w, rec, h.size) < 0)
-				return -1;
-			tail += h.size;
-			*any = 1;
-		}
-		__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+	for (size_t i = 0; i < r->nrings; i++)
+		if (vp_ring_drain(&r->rings[i], r->copy, keep, r, any) < 0)
+			return -1;
+	if (r->sched) {
+		if (vp_sched_pass(r->sched, start, r->pass_start, emit, r, &emitted) < 0)
+			return -1;
+		r->pass_start = start;
+		*any |= emitted > 0;
 	}
 	return 0;
 }
@@ -410,17 +425,50 @@ static int choose_targets(struct rec *r)
 	return 0;
 }
 
+/* The scheduler side channel for the threads recorded (a command's, -p's):
+ * said in the file when it cannot be had, an error only for --off-cpu. */
+static int open_sched(struct rec *r)
+{
+	const struct vp_record_opts *o = r->o;
+	pid_t child = r->child;
+	struct vp_sched_opts so = { o->off_cpu, r->cpus, r->ncpus, o->argv ? &child : r->targets,
+				    o->argv ? 1 : r->ntargets, o->argv && !o->system_wide,
+				    o->mmap_pages ? o->mmap_pages : 128, r->page };
+	struct vp_error serr = { 0 };
+	int rc;
+
+	if (!follows_threads(o))
+		return 0;
+	if ((rc = vp_sched_open(&so, &r->sched, &serr)) < 0) {
+		if (o->off_cpu || rc != -EOPNOTSUPP) {
+			*r->err = serr;
+			return rc;
+		}
+		snprintf(r->no_sched, sizeof(r->no_sched), "%s", serr.msg);
+	}
+	return 0;
+}
+
 /* OUTPUT.partial with the events and their ids, then what existed before. */
 static int open_output(struct rec *r)
 {
+	static uint64_t offcpu_id;
 	int rc;
 
-	r->pev = calloc(r->nev, sizeof(*r->pev));
+	r->pev = calloc(r->nev + 1, sizeof(*r->pev));
 	if (!r->pev)
 		return vp_errorf(r->err, -ENOMEM, "out of memory");
 	for (size_t e = 0; e < r->nev; e++)
 		r->pev[e] = (struct vp_pdw_event){ r->ev[e].attr, r->ev[e].name, r->ids[e], r->nids[e] };
-	if ((rc = vp_pdw_open(r->partial, r->pev, r->nev, &r->w, r->err)) < 0)
+	r->npev = r->nev;
+	if (r->o->off_cpu && r->sched) {	/* samples written from the side channel */
+		struct vp_pdw_event *p = &r->pev[r->npev++];
+		vp_sched_offcpu_event(r->sched, &p->attr, &offcpu_id);
+		p->name = "offcpu-time";
+		p->ids = &offcpu_id;
+		p->nids = 1;
+	}
+	if ((rc = vp_pdw_open(r->partial, r->pev, r->npev, &r->w, r->err)) < 0)
 		return rc;
 	vp_synth_existing(r->w, r->o->argv != NULL, r->o->system_wide, r->procs, r->nprocs);
 	vp_pdw_finished_round(r->w);
@@ -434,6 +482,9 @@ static int start(struct rec *r)
 
 	if (pipe2(r->wake, O_CLOEXEC | O_NONBLOCK) == 0)
 		wake_fd = r->wake[1];
+	if (r->sched)
+		vp_sched_start(r->sched);
+	r->steal0 = vp_steal_seconds();
 	r->t0 = now();
 	/* -a and -p count from now; a command's own events from its exec. With
 	 * -a -- CMD, enabled before the command is let go, so it is seen whole. */
@@ -456,8 +507,9 @@ static int start(struct rec *r)
 	return 0;
 }
 
-/* The command reaped (options: WNOHANG or 0): 1 with its wait status and the
- * CPU time of its process tree (user + system, from rusage) kept. */
+/* The command reaped (options: WNOHANG or 0): 1 with its wait status, its
+ * wall time, and the user and system CPU time of its whole process tree
+ * (wait4's rusage: the command and every descendant it waited for) kept. */
 static int reap(struct rec *r, int options)
 {
 	struct rusage ru;
@@ -465,9 +517,11 @@ static int reap(struct rec *r, int options)
 
 	if (wait4(r->child, &status, options, &ru) != r->child)
 		return 0;
+	r->t_exit = now();
+	r->steal1 = vp_steal_seconds();
 	r->res->status = status;
-	r->cpu_time = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-		      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	r->user_time = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	r->sys_time = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	r->child = -1;
 	return 1;
 }
@@ -477,7 +531,8 @@ static int reap(struct rec *r, int options)
 static void record_loop(struct rec *r)
 {
 	const struct vp_record_opts *o = r->o;
-	struct pollfd *pf = calloc(r->nrings + 2, sizeof(*pf));
+	size_t max = 2 * r->nrings + 2;
+	struct pollfd *pf = calloc(max, sizeof(*pf));
 	int done = 0;
 
 	while (!done && pf) {
@@ -485,6 +540,8 @@ static void record_loop(struct rec *r)
 		int any = 0;
 		for (size_t i = 0; i < r->nrings; i++)
 			pf[np++] = (struct pollfd){ r->rings[i].fd, POLLIN, 0 };
+		if (r->sched)
+			np += vp_sched_pollfds(r->sched, pf + np, max - 2 - np);
 		if (r->wake[0] >= 0)
 			pf[np++] = (struct pollfd){ r->wake[0], POLLIN, 0 };
 		if (r->pidfd >= 0)
@@ -526,13 +583,24 @@ static void stop(struct rec *r)
 
 	for (size_t i = 0; i < r->nfds; i++)
 		ioctl(r->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	if (r->sched)
+		vp_sched_stop(r->sched);
 	drain(r, &any);
+	if (r->sched) {	/* threads still off the CPU: charged up to now */
+		size_t before = r->samples;
+		vp_sched_end(r->sched, vp_sched_now(), emit, r);
+		any |= r->samples > before;
+	}
 	if (any)
 		vp_pdw_finished_round(r->w);
 	if (r->child > 0) {	/* stopped early: the command ends with us */
 		kill(r->child, SIGTERM);
 		reap(r, 0);
 		r->child = -1;
+	}
+	if (r->t_exit <= 0) {	/* no command, or it outlived us */
+		r->t_exit = now();
+		r->steal1 = vp_steal_seconds();
 	}
 	res->seconds = now() - r->t0;
 	res->samples = r->samples;
@@ -564,7 +632,8 @@ static void cleanup(struct rec *r)
 	if (r->pidfd >= 0)
 		close(r->pidfd);
 	for (size_t i = 0; i < r->nrings; i++)
-		munmap(r->rings[i].base, r->rings[i].size + r->page);
+		vp_ring_unmap(&r->rings[i]);
+	vp_sched_free(r->sched);
 	for (size_t i = 0; i < r->nfds; i++)
 		close(r->fds[i]);
 	for (size_t e = 0; r->ids && e < r->nev; e++)
@@ -584,15 +653,15 @@ static void cleanup(struct rec *r)
 int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, struct vp_error *err)
 {
 	struct rec r = { .o = o, .err = err, .res = res, .child = -1, .go = { -1, -1 },
-			 .fail = { -1, -1 }, .wake = { -1, -1 }, .pidfd = -1, .cpu_time = -1,
-			 .start = time(NULL), .steal0 = vp_steal_seconds() };
+			 .fail = { -1, -1 }, .wake = { -1, -1 }, .pidfd = -1, .user_time = -1,
+			 .sys_time = -1, .start = time(NULL) };
 	int rc;
 
 	memset(res, 0, sizeof(*res));
 	stop_flag = 0;
 	if ((rc = prepare(&r)) < 0 || (rc = choose_targets(&r)) < 0)
 		goto fail;
-	if ((rc = open_all(&r)) < 0)
+	if ((rc = open_all(&r)) < 0 || (rc = open_sched(&r)) < 0)
 		goto fail;
 	if (r.user_only)
 		warn_user_only(&r);
@@ -602,7 +671,18 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 		goto fail;
 	record_loop(&r);
 	stop(&r);
-	struct vp_record_facts facts = { r.start, res->seconds, r.steal0, r.cpu_time };
+	struct vp_record_facts facts = { r.start, res->seconds, -1, r.user_time, r.sys_time, -1,
+					 r.no_sched[0] ? r.no_sched : NULL, NULL, NULL };
+	if (r.steal0 >= 0 && r.steal1 >= 0)
+		facts.steal = r.steal1 - r.steal0;
+	if (res->ran_command)
+		facts.wall = r.t_exit - r.t0;
+	struct vp_sched_totals st;
+	if (r.sched) {
+		vp_sched_totals(r.sched, &st);
+		facts.sched = &st;
+		facts.no_wakeups = vp_sched_no_wakeups(r.sched);
+	}
 	rc = vp_record_finish(r.w, r.partial, o, r.ev, r.nev, r.page, &facts, err);
 	r.w = NULL;	/* finished or, on failure, removed */
 	if (rc < 0 || (rc = vp_record_put_in_place(r.partial, o->output, err)) < 0)

@@ -31,6 +31,7 @@ struct vp_record_opts {
 	int argc_all;			/* vmprof's own command line, for the cmdline feature */
 	char *const *argv_all;
 	size_t mmap_pages;		/* per CPU, power of two; 0: 128 (512 KiB) */
+	int off_cpu;			/* --off-cpu: an offcpu-time event of blocked time (sched.h) */
 };
 
 struct vp_record_result {
