@@ -11,12 +11,19 @@
 #include <string.h>
 
 #include "text.h"
+#include "lib/util/timefmt.h"
 
 struct column {
 	const char *title;
 	unsigned key;	/* VP_KEY_* shown in this column */
 	int width;
 };
+
+/* A period cell: time events' as time ("16.50 ms"), others' as the count. */
+static int period_text(char *buf, size_t size, uint64_t v, int time)
+{
+	return time ? vp_format_time(buf, size, (double)v, 0) : snprintf(buf, size, "%" PRIu64, v);
+}
 
 static size_t sym_len(const struct vp_row *r, int full)
 {
@@ -35,7 +42,7 @@ static void write_table(FILE *f, const struct vp_event_table *t, const char *key
 	size_t ncols = 0;
 	char spec[64];
 	size_t rows = o->top && o->top < t->nrows ? o->top : t->nrows;
-	int sw = 7, pw = 6;
+	int sw = 7, pw = 6, time = vp_table_is_time(t);
 	char buf[32];
 
 	snprintf(spec, sizeof(spec), "%s", keys);
@@ -57,7 +64,7 @@ static void write_table(FILE *f, const struct vp_event_table *t, const char *key
 	for (size_t i = 0; i < rows; i++) {
 		const struct vp_row *r = &t->rows[i];
 		sw = snprintf(buf, sizeof(buf), "%" PRIu64, r->samples) > sw ? (int)strlen(buf) : sw;
-		pw = snprintf(buf, sizeof(buf), "%" PRIu64, r->period) > pw ? (int)strlen(buf) : pw;
+		pw = period_text(buf, sizeof(buf), r->period, time) > pw ? (int)strlen(buf) : pw;
 		for (size_t c = 0; c < ncols; c++) {
 			int w = 0;
 			if (cols[c].key == VP_KEY_SYM && t->group)
@@ -78,8 +85,9 @@ static void write_table(FILE *f, const struct vp_event_table *t, const char *key
 	fprintf(f, "# Event '");
 	vp_text_puts(f, t->name);
 	fprintf(f, "'\n");
-	fprintf(f, "# Samples: %" PRIu64 "  %s: %" PRIu64 "  Lost: %" PRIu64 "\n", t->total_samples,
-	       t->weight ? "Weight" : "Period", t->total_period, t->lost_samples);
+	period_text(buf, sizeof(buf), t->total_period, time);
+	fprintf(f, "# Samples: %" PRIu64 "  %s: %s  Lost: %" PRIu64 "\n", t->total_samples,
+	       t->weight ? "Weight" : "Period", buf, t->lost_samples);
 	if (t->weight) {
 		fprintf(f, "# Weight: sum of the tracepoint field '");
 		vp_text_puts(f, t->weight);
@@ -101,8 +109,9 @@ static void write_table(FILE *f, const struct vp_event_table *t, const char *key
 	fprintf(f, "\n#\n");
 	for (size_t i = 0; i < rows; i++) {
 		const struct vp_row *r = &t->rows[i];
-		fprintf(f, "  %7.2f%%  %*" PRIu64 "  %*" PRIu64, 100.0 * vp_row_share(t, r, o->value), sw,
-		       r->samples, pw, r->period);
+		period_text(buf, sizeof(buf), r->period, time);
+		fprintf(f, "  %7.2f%%  %*" PRIu64 "  %*s", 100.0 * vp_row_share(t, r, o->value), sw,
+		       r->samples, pw, buf);
 		for (size_t c = 0; c < ncols; c++) {
 			int w = c + 1 < ncols ? cols[c].width : 0;
 			fprintf(f, "  ");
@@ -156,15 +165,15 @@ static int digits(uint64_t v)
 
 static void write_event(FILE *f, const struct vp_comparison *c, const struct vp_cmp_event *e, int full)
 {
-	int sw[2] = { 7, 7 }, pw[2] = { 6, 6 }, rw = 5;
-	char buf[64];
+	int sw[2] = { 7, 7 }, pw[2] = { 6, 6 }, rw = 5, time = vp_event_names_are_time(e->side_name, 2);
+	char buf[64], pb[32];
 
 	for (size_t i = 0; i < e->nrows; i++)
 		for (int s = 0; s < 2; s++) {
 			if (digits(e->rows[i].samples[s]) > sw[s])
 				sw[s] = digits(e->rows[i].samples[s]);
-			if (digits(e->rows[i].period[s]) > pw[s])
-				pw[s] = digits(e->rows[i].period[s]);
+			if (period_text(pb, sizeof(pb), e->rows[i].period[s], time) > pw[s])
+				pw[s] = (int)strlen(pb);
 		}
 	for (size_t i = 0; i < e->nrows; i++) {
 		ratio_text(buf, sizeof(buf), &e->rows[i], c->value);
@@ -184,8 +193,8 @@ static void write_event(FILE *f, const struct vp_comparison *c, const struct vp_
 		if (e->present[s]) {
 			fprintf(f, "# %-6s ", s ? "guest" : "host");
 			vp_text_puts(f, c->label[s]);
-			fprintf(f, ": %" PRIu64 " samples, period %" PRIu64 "\n", e->total_samples[s],
-			       e->total_period[s]);
+			period_text(pb, sizeof(pb), e->total_period[s], time);
+			fprintf(f, ": %" PRIu64 " samples, period %s\n", e->total_samples[s], pb);
 		}
 	fprintf(f, "# Rows: %zu of %zu, ranked by %s %s\n#\n", e->nrows, e->total_rows,
 	       vp_rank_name(c->rank), c->value == VP_VALUE_SAMPLES ? "samples" : "period");
@@ -202,9 +211,11 @@ static void write_event(FILE *f, const struct vp_comparison *c, const struct vp_
 	for (size_t i = 0; i < e->nrows; i++) {
 		const struct vp_cmp_row *r = &e->rows[i];
 		fprintf(f, "  ");
-		for (int s = 0; s < 2; s++)
-			fprintf(f, "%s%*" PRIu64 "  %*" PRIu64 "  %6.2f%%", s ? "  " : "", sw[s], r->samples[s],
-			       pw[s], r->period[s], 100.0 * vp_cmp_share(e, r, s, c->value));
+		for (int s = 0; s < 2; s++) {
+			period_text(pb, sizeof(pb), r->period[s], time);
+			fprintf(f, "%s%*" PRIu64 "  %*s  %6.2f%%", s ? "  " : "", sw[s], r->samples[s],
+			       pw[s], pb, 100.0 * vp_cmp_share(e, r, s, c->value));
+		}
 		ratio_text(buf, sizeof(buf), r, c->value);
 		int n = full ? (int)strlen(r->symbol) : (int)vp_symbol_display_len(r->symbol);
 		fprintf(f, "  %*s  %+8.2f  [%c] ", rw, buf, vp_cmp_delta_pp(e, r, c->value),

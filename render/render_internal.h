@@ -62,6 +62,10 @@ double vp_text_width(cairo_t *cr, const char *s);
 double vp_text(struct canvas *c, const char *s, double x, double y, double align);
 /* Numbers for people: 1.2M, 310k, 7; round values without ".0". */
 void vp_format_count(double v, char *buf, size_t size);
+/* A value of e as the chart shows it: time for a time event's period
+ * ("16.50 ms"), else vp_format_count. */
+void vp_format_value(const struct vp_comparison *cmp, const struct vp_cmp_event *e, double v,
+		     char *buf, size_t size);
 /* A share in percent: "12.3%", "<0.1%" for tiny non-zero ones, "0%". */
 void vp_format_share(double share, char *buf, size_t size);
 /* guest/host of a row: "9.1×", "0.14×", "only host". */
@@ -82,6 +86,7 @@ char (*vp_row_labels(cairo_t *cr, const struct vp_cmp_row *rows, size_t n, doubl
 /* ---- axis.c: a value axis, linear from zero or log. */
 struct vp_axis {
 	int log;
+	int time;		/* values are nanoseconds: ticks labelled in one time unit */
 	double lo, hi;		/* value at the axis start (log only) and end */
 	double x0, x1;
 };
@@ -101,6 +106,10 @@ void vp_chart_title(const struct vp_comparison *cmp, const struct vp_cmp_event *
 		    const struct vp_chart_opts *o, char *buf, size_t size);
 /* "samples" or "period" (or the tracepoint field the period sums). */
 const char *vp_value_name(const struct vp_comparison *cmp);
+/* 1 when e's values are a time event's periods (nanoseconds); what they
+ * are called then is "time". */
+int vp_value_is_time(const struct vp_comparison *cmp, const struct vp_cmp_event *e);
+const char *vp_event_value_name(const struct vp_comparison *cmp, const struct vp_cmp_event *e);
 
 /* ---- bar.c, circle.c */
 int vp_draw_bar(struct canvas *c, const struct vp_comparison *cmp, const struct vp_cmp_event *e,

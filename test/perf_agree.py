@@ -65,7 +65,8 @@ def parse_perf(path):
 
 def parse_vmprof(path):
     rows, event = [], None
-    row = re.compile(r"^\s+[\d.]+%\s+(\d+)\s+(\d+)\s+(.+?)\s+\[(.)\] (.*?)\s*$")
+    # the period is a count, or a time event's time ("16.50 ms")
+    row = re.compile(r"^\s+[\d.]+%\s+(\d+)\s+(\d+|[\d.]+ (?:ns|us|ms|s))\s+(.+?)\s+\[(.)\] (.*?)\s*$")
     for line in open(path, encoding="utf-8", errors="replace"):
         line = line.rstrip("\n")
         m = re.match(r"^# Event '(.*)'$", line)

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 
 #include "lib/util/namelist.h"
 
@@ -355,6 +356,42 @@ const char *vp_dso_short_name(const char *dso)
 		return dso;
 	slash = strrchr(dso, '/');
 	return slash && slash[1] ? slash + 1 : dso;
+}
+
+int vp_event_is_time(const char *name, uint32_t attr_type, uint64_t attr_config)
+{
+	static const char *const names[] = { "cpu-clock", "task-clock", "offcpu-time" };
+	size_t n;
+
+	if (attr_type == PERF_TYPE_SOFTWARE &&
+	    (attr_config == PERF_COUNT_SW_CPU_CLOCK || attr_config == PERF_COUNT_SW_TASK_CLOCK))
+		return 1;
+	if (!name)
+		return 0;
+	n = strcspn(name, ":#");
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (strlen(names[i]) == n && !strncmp(name, names[i], n))
+			return 1;
+	return 0;
+}
+
+int vp_table_is_time(const struct vp_event_table *t)
+{
+	return !t->weight && !t->group && vp_event_is_time(t->name, t->attr_type, t->attr_config);
+}
+
+int vp_event_names_are_time(const char *const *names, size_t n)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!names[i])
+			continue;
+		if (!vp_event_is_time(names[i], ~0u, 0))
+			return 0;
+		any = 1;
+	}
+	return any;
 }
 
 int vp_dso_is_system(const char *dso)

@@ -145,6 +145,19 @@ char vp_domain_from_cpumode(unsigned cpumode);
 int vp_domain_valid(char d);
 /* Last path component, as perf's short dso name ("libc.so.6"); bracketed names as-is. */
 const char *vp_dso_short_name(const char *dso);
+/* Time events: cpu-clock and task-clock (periods are nanoseconds on a CPU)
+ * and offcpu-time (nanoseconds blocked), known by attr (software
+ * CPU_CLOCK, TASK_CLOCK) or by name without modifiers or a #N suffix
+ * ("cpu-clock:u"); attr_type ~0 when unknown. Their periods are shown as
+ * time (lib/util/timefmt.h). */
+int vp_event_is_time(const char *name, uint32_t attr_type, uint64_t attr_config);
+/* A table whose period column is time: a time event not weighed or grouped
+ * by a tracepoint field. */
+int vp_table_is_time(const struct vp_event_table *t);
+/* Every non-NULL name of n is a time event's (and one is): a comparison's
+ * sides, for instance. */
+int vp_event_names_are_time(const char *const *names, size_t n);
+
 /* 1 for an object that is not the program's own: the system's libraries
  * (a path under /lib, /lib32, /lib64, /usr/lib, /usr/lib32, /usr/lib64,
  * /usr/libexec: the C library, ld.so, libstdc++...) and bracketed objects
