@@ -7,6 +7,7 @@
 #include "common.h"
 #include "options.h"
 #include "converters/formats.h"
+#include "converters/timesplit.h"
 #include "lib/compare/compare.h"
 
 enum { OPT_FORMAT = VP_OPT_CMD };
@@ -14,7 +15,7 @@ enum { OPT_FORMAT = VP_OPT_CMD };
 struct compare_args {
 	struct vp_cmp_args cmp;
 	const char *format, *output;
-	int full_names, csv_safe;
+	int full_names, csv_safe, time_only;
 };
 
 static const char *const usage[] = { "[options] HOST GUEST", NULL };
@@ -27,6 +28,8 @@ static const struct vp_opt opts[] = {
 		      struct compare_args, output),
 	VP_OPT_FLAG("full-names", 0, "show C++ parameter lists in symbol names", struct compare_args,
 		    full_names),
+	VP_OPT_FLAG("time", 0, "print only where the time went: the wall-time gap split into user "
+		    "CPU, kernel CPU, steal, waiting, blocked", struct compare_args, time_only),
 	VP_CSV_SAFE_OPTIONS,
 	VP_COMPARE_INPUT_OPTIONS(struct compare_args, cmp),
 	VP_OPT_END,
@@ -40,7 +43,10 @@ static const struct vp_cmd_info info = {
 	"mode). Per event, rows are joined by symbol (a full outer join: a function\n"
 	"seen on one side only is listed as such), ranked, and the top N printed with\n"
 	"both sides' samples, period and share, the ratio guest/host and the difference\n"
-	"of shares in percentage points. The full comparison is saved for vmprof chart.",
+	"of shares in percentage points. The full comparison is saved for vmprof chart.\n"
+	"When both recordings say where the command's time went (vmprof record with a\n"
+	"command), a headline first splits the wall-time gap into user CPU, kernel CPU,\n"
+	"steal, waiting for a CPU, blocked and the remainder.",
 	opts, 0,
 };
 
@@ -107,11 +113,24 @@ int cmd_compare(int argc, char **argv)
 	vp_out_opts_init(&oo);
 	oo.full_names = a.full_names;
 	oo.csv_safe = a.csv_safe;
-	if (!strcmp(a.format, "csv")) {
+	struct vp_time_split split;
+	struct vp_error serr = { 0 };
+	int have_split = vp_cmp_time_split(c, &split, &serr) == 0;
+	if (a.time_only && !have_split) {
+		vp_cmd_fail("compare", &serr);
+		goto out;
+	}
+	if (a.time_only && !strcmp(a.format, "csv")) {
+		vp_time_write_csv(stdout, &split, c->label[1], 1, a.csv_safe);
+	} else if (a.time_only && !strcmp(a.format, "table")) {
+		vp_time_write_table(stdout, &split, c->label[0], c->label[1]);
+	} else if (!strcmp(a.format, "csv")) {
 		vp_cmp_write_csv(stdout, c, &oo);
-	} else if (!strcmp(a.format, "xml")) {
+	} else if (!strcmp(a.format, "xml")) {	/* holds the split when there is one */
 		vp_cmp_write_xml(stdout, c, &oo);
 	} else {
+		if (have_split)
+			vp_time_write_table(stdout, &split, c->label[0], c->label[1]);
 		vp_cmp_write_table(stdout, c, argv[i], argv[i + 1], &oo);
 	}
 	fprintf(stderr, "vmprof compare: saved the full comparison to %s\n", a.output);

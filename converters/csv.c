@@ -2,6 +2,7 @@
  * every text cell (C++ names with commas, quotes and newlines survive), an
  * optional guard against spreadsheet formula injection that the reader undoes. */
 #include "formats.h"
+#include "timesplit.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -362,4 +363,31 @@ int vp_cmp_read_csv(const char *path, const char *data, size_t len, struct vp_co
 	c->label[1] = vp_strpool_intern(c->pool, "guest");
 	*out = c;
 	return 0;
+}
+
+/* The time split (timesplit.h): a row for the wall time, one per part. */
+static void time_row(FILE *f, const char *side, const char *key, const char *name,
+		     const struct vp_time_value *v, double share, int safe)
+{
+	text_cell(f, side, strlen(side), safe);
+	fputc(',', f);
+	text_cell(f, key, strlen(key), safe);
+	fputc(',', f);
+	text_cell(f, name, strlen(name), safe);
+	fprintf(f, ",%.6f,%.6f,%.6f,", v->base, v->side, v->delta);
+	if (share == share)	/* not NAN: there is a gap */
+		fprintf(f, "%.6f", share);
+	fprintf(f, ",%d\n", v->known);
+}
+
+int vp_time_write_csv(FILE *f, const struct vp_time_split *s, const char *side, int header,
+		      int csv_safe)
+{
+	if (header)
+		fprintf(f, "%s\n", VP_CSV_TIME_HEADER);
+	time_row(f, side, "wall", "wall time", &s->wall, 1, csv_safe);
+	for (int p = 0; p < VP_TIME_NPARTS; p++)
+		time_row(f, side, vp_time_part_key(p), vp_time_part_name(s, p), &s->part[p],
+			 vp_time_part_percent(s, p) / 100, csv_safe);
+	return ferror(f) ? -EIO : 0;
 }

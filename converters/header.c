@@ -96,6 +96,9 @@ int vp_perfdata_write_header(FILE *f, const char *path, struct vp_error *err)
 		fprintf(f, "# %-16s: %.6f s\n", "system time", m.system_time);
 	if (m.steal_time >= 0)
 		fprintf(f, "# %-16s: %.3f s\n", "steal time", m.steal_time);
+	if (m.steal_running >= 0)
+		fprintf(f, "# %-16s: %.6f s (of the steal, while its threads ran)\n", "steal running",
+			m.steal_running);
 	if (m.runnable_wait >= 0)
 		fprintf(f, "# %-16s: %.6f s (summed over threads)\n", "runnable wait", m.runnable_wait);
 	if (m.blocked_time >= 0)

@@ -3,9 +3,11 @@
  * schema/vmprof-comparison.xsd (xml_read.c reads them back). Text that XML
  * cannot carry (control characters, invalid UTF-8) is written as U+FFFD. */
 #include "formats.h"
+#include "timesplit.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +105,12 @@ static void write_meta(xmlTextWriterPtr w, const struct vp_profile_meta *m)
 	if (m->steal_time >= 0)
 		attr_f(w, "steal-time", "%.6f", m->steal_time);
 	attr_u64(w, "lost-samples", m->lost_samples);
+	/* where the command's time went (vmprof-record(1) Time) */
+	for (size_t i = 0; i < VP_META_NTIMES; i++)
+		if (*vp_meta_time_c(m, i) >= 0)
+			attr_f(w, vp_meta_times[i].key, "%.6f", *vp_meta_time_c(m, i));
+	attr(w, "clocksource", m->clocksource);
+	attr(w, "sched-method", m->sched_method);
 	xmlTextWriterEndElement(w);
 }
 
@@ -194,6 +202,39 @@ int vp_profile_write_xml(FILE *f, const struct vp_profile *p, const struct vp_ou
 	return xml_end(&x, f);
 }
 
+/* Where the time went, when both sides' recordings say (timesplit.h). */
+static void write_time_split(xmlTextWriterPtr w, const struct vp_comparison *c)
+{
+	struct vp_time_split s;
+	struct vp_error err = { 0 };
+
+	if (vp_cmp_time_split(c, &s, &err) < 0)
+		return;
+	xmlTextWriterStartElement(w, BAD_CAST "time-split");
+	attr(w, "baseline", c->label[0]);
+	attr(w, "side", c->label[1]);
+	attr_u64(w, "baseline-runs", s.nruns[0]);
+	attr_u64(w, "side-runs", s.nruns[1]);
+	attr_f(w, "ratio", "%.6f", s.ratio);
+	for (int p = -1; p < VP_TIME_NPARTS; p++) {
+		const struct vp_time_value *v = p < 0 ? &s.wall : &s.part[p];
+		double share = p < 0 ? NAN : vp_time_part_percent(&s, p) / 100;
+		xmlTextWriterStartElement(w, BAD_CAST "part");
+		attr(w, "key", p < 0 ? "wall" : vp_time_part_key(p));
+		attr(w, "name", p < 0 ? "wall time" : vp_time_part_name(&s, p));
+		attr(w, "measured", v->known ? "1" : "0");
+		if (v->known) {
+			attr_f(w, "baseline", "%.6f", v->base);
+			attr_f(w, "value", "%.6f", v->side);
+			attr_f(w, "delta", "%.6f", v->delta);
+		}
+		if (!isnan(share))
+			attr_f(w, "gap-share", "%.6f", share);
+		xmlTextWriterEndElement(w);
+	}
+	xmlTextWriterEndElement(w);
+}
+
 static int write_cmp(FILE *f, const struct vp_comparison *c, const struct vp_out_opts *o, int all)
 {
 	static const char *const side[2] = { "host", "guest" };
@@ -216,6 +257,7 @@ static int write_cmp(FILE *f, const struct vp_comparison *c, const struct vp_out
 		write_meta(x.w, &c->meta[s]);
 		xmlTextWriterEndElement(x.w);
 	}
+	write_time_split(x.w, c);
 	for (size_t e = 0; e < c->nevents; e++) {
 		const struct vp_cmp_event *ev = &c->events[e];
 		size_t rows = all ? ev->total_rows : ev->nrows;

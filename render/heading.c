@@ -32,11 +32,16 @@ static const char *workload(const struct vp_profile_meta *m)
 	return dd ? dd + 4 : s;
 }
 
+const char *vp_chart_workload(const struct vp_comparison *cmp)
+{
+	const char *w0 = workload(&cmp->meta[0]), *w1 = workload(&cmp->meta[1]);
+	return w0 && w1 && strcmp(w0, w1) ? NULL : w0 ? w0 : w1;
+}
+
 void vp_chart_title(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
 		    const struct vp_chart_opts *o, char *buf, size_t size)
 {
-	const char *w0 = workload(&cmp->meta[0]), *w1 = workload(&cmp->meta[1]);
-	const char *w = w0 && w1 && strcmp(w0, w1) ? NULL : w0 ? w0 : w1;
+	const char *w = vp_chart_workload(cmp);
 
 	if (o->title)
 		snprintf(buf, size, "%s", o->title);

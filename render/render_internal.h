@@ -44,6 +44,10 @@ struct canvas {
 struct rgb { double r, g, b; };
 extern const struct rgb vp_host_rgb, vp_guest_rgb, vp_ink_rgb, vp_muted_rgb, vp_grid_rgb,
 	vp_other_rgb;
+/* The waterfall's steps: a part that adds to the gap, one that takes from it
+ * (Okabe-Ito reddish purple and bluish green: apart from the sides' colours
+ * and from each other for colour-blind readers). */
+extern const struct rgb vp_more_rgb, vp_less_rgb;
 #define VP_SLICE_COLOURS 8
 const struct rgb *vp_slice_rgb(size_t i);
 const struct rgb *vp_side_rgb(int side);
@@ -104,12 +108,22 @@ double vp_draw_heading(struct canvas *c, const struct vp_comparison *cmp, const 
 		       const struct vp_chart_opts *o);
 void vp_chart_title(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
 		    const struct vp_chart_opts *o, char *buf, size_t size);
+/* The command both sides recorded (without the recorder's options), NULL
+ * when unknown or they differ. */
+const char *vp_chart_workload(const struct vp_comparison *cmp);
 /* "samples" or "period" (or the tracepoint field the period sums). */
 const char *vp_value_name(const struct vp_comparison *cmp);
 /* 1 when e's values are a time event's periods (nanoseconds); what they
  * are called then is "time". */
 int vp_value_is_time(const struct vp_comparison *cmp, const struct vp_cmp_event *e);
 const char *vp_event_value_name(const struct vp_comparison *cmp, const struct vp_cmp_event *e);
+
+/* ---- waterfall.c: from the baseline's wall time to the side's, one
+ * floating step per part of the split (lib/time/split.h). */
+struct vp_time_split;
+int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp,
+		      const struct vp_time_split *s, const struct vp_chart_opts *o);
+double vp_waterfall_height(const struct vp_time_split *s, const struct vp_chart_opts *o);
 
 /* ---- bar.c, circle.c */
 int vp_draw_bar(struct canvas *c, const struct vp_comparison *cmp, const struct vp_cmp_event *e,

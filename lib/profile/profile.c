@@ -10,6 +10,27 @@
 
 #include "lib/util/namelist.h"
 
+const struct vp_meta_time_field vp_meta_times[VP_META_NTIMES] = {
+	{ "wall-time", offsetof(struct vp_profile_meta, wall_time) },
+	{ "user-time", offsetof(struct vp_profile_meta, user_time) },
+	{ "system-time", offsetof(struct vp_profile_meta, system_time) },
+	{ "runnable-wait", offsetof(struct vp_profile_meta, runnable_wait) },
+	{ "blocked-time", offsetof(struct vp_profile_meta, blocked_time) },
+	{ "wall-waiting", offsetof(struct vp_profile_meta, wall_waiting) },
+	{ "wall-blocked", offsetof(struct vp_profile_meta, wall_blocked) },
+	{ "steal-running", offsetof(struct vp_profile_meta, steal_running) },
+};
+
+double *vp_meta_time(struct vp_profile_meta *m, size_t i)
+{
+	return (double *)((char *)m + vp_meta_times[i].offset);
+}
+
+const double *vp_meta_time_c(const struct vp_profile_meta *m, size_t i)
+{
+	return (const double *)((const char *)m + vp_meta_times[i].offset);
+}
+
 void vp_profile_meta_init(struct vp_profile_meta *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -18,10 +39,8 @@ void vp_profile_meta_init(struct vp_profile_meta *m)
 	m->duration = -1;
 	m->cpu_time = -1;
 	m->steal_time = -1;
-	m->wall_time = -1;
-	m->user_time = m->system_time = -1;
-	m->runnable_wait = m->blocked_time = -1;
-	m->wall_waiting = m->wall_blocked = -1;
+	for (size_t i = 0; i < VP_META_NTIMES; i++)
+		*vp_meta_time(m, i) = -1;
 }
 
 struct vp_profile *vp_profile_new(void)

@@ -94,12 +94,24 @@ struct vp_profile_meta {
 	double user_time, system_time;	/* CPU of its process tree (rusage) */
 	double runnable_wait;	/* its threads waited runnable for a CPU */
 	double blocked_time;	/* its threads were blocked (sleeping, waiting for I/O...) */
+	double steal_running;	/* of the steal, estimated while its threads ran */
 	double wall_waiting;	/* no thread of it running, some runnable */
 	double wall_blocked;	/* all its threads blocked */
 	const char *clocksource;	/* the kernel's ("tsc", "kvm-clock") */
 	const char *sched_method;	/* how wait and blocked time were measured */
 	uint64_t sched_lost;	/* scheduler records the recorder lost */
 };
+
+/* The time fields of the metadata and their keys in files (vmprof's own
+ * section, XML attributes): one list for every reader and writer. */
+struct vp_meta_time_field {
+	const char *key;	/* "wall-time", "user-time"... */
+	size_t offset;		/* of a double in struct vp_profile_meta */
+};
+#define VP_META_NTIMES 8
+extern const struct vp_meta_time_field vp_meta_times[VP_META_NTIMES];
+double *vp_meta_time(struct vp_profile_meta *m, size_t i);
+const double *vp_meta_time_c(const struct vp_profile_meta *m, size_t i);
 
 struct vp_profile {
 	struct vp_strpool *pool;

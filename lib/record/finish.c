@@ -38,6 +38,8 @@ static char *meta_text(const struct vp_record_opts *o, const char *hv,
 		fprintf(f, "wall-time=%.6f\n", x->wall);
 	if (x->steal >= 0)
 		fprintf(f, "steal-time=%.6f\n", x->steal);
+	if (x->steal_running >= 0)
+		fprintf(f, "steal-running=%.6f\n", x->steal_running);
 	if (x->user >= 0 && x->system >= 0)
 		fprintf(f, "cpu-time=%.6f\nuser-time=%.6f\nsystem-time=%.6f\n", x->user + x->system,
 			x->user, x->system);

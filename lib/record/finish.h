@@ -19,6 +19,7 @@ struct vp_record_facts {
 	time_t start;		/* wall clock at the start */
 	double seconds;		/* recording time */
 	double steal;		/* steal over all CPUs while the command ran (or the recording) */
+	double steal_running;	/* of that, estimated while its threads ran on those CPUs */
 	double user, system;	/* CPU time of the command's process tree */
 	double wall;		/* the command's wall time, exec to exit */
 	const char *no_sched;	/* why the threads' scheduling was not followed, or NULL */

@@ -13,6 +13,9 @@ void vp_hypervisor(char *buf, size_t size);
 void vp_clocksource(char *buf, size_t size);
 /* Seconds of steal time summed over all CPUs since boot; negative if unknown. */
 double vp_steal_seconds(void);
+/* Per CPU: steal[cpu] seconds since boot, for CPUs below max (others 0);
+ * the number of CPU lines read, 0 when /proc/stat is unreadable. */
+size_t vp_steal_per_cpu(double *steal, size_t max);
 /* Online CPU numbers (from /sys/devices/system/cpu/online); count returned. */
 size_t vp_online_cpus(int *cpus, size_t max);
 /* Parse a CPU list like "0-3,6"; -1 on a malformed list. */

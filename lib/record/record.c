@@ -78,6 +78,7 @@ struct rec {
 	size_t npev;
 	time_t start;
 	double t0, t_exit, steal0, steal1, user_time, sys_time;
+	double *cpu_steal[2];	/* per CPU at the start and at the command's end */
 	/* where the threads were when not running (sched.h), NULL if not followed */
 	struct vp_sched *sched;
 	char no_sched[1024];
@@ -485,6 +486,8 @@ static int start(struct rec *r)
 	if (r->sched)
 		vp_sched_start(r->sched);
 	r->steal0 = vp_steal_seconds();
+	if ((r->cpu_steal[0] = calloc(MAX_CPUS, sizeof(double))))
+		vp_steal_per_cpu(r->cpu_steal[0], MAX_CPUS);
 	r->t0 = now();
 	/* -a and -p count from now; a command's own events from its exec. With
 	 * -a -- CMD, enabled before the command is let go, so it is seen whole. */
@@ -519,6 +522,8 @@ static int reap(struct rec *r, int options)
 		return 0;
 	r->t_exit = now();
 	r->steal1 = vp_steal_seconds();
+	if ((r->cpu_steal[1] = calloc(MAX_CPUS, sizeof(double))))
+		vp_steal_per_cpu(r->cpu_steal[1], MAX_CPUS);
 	r->res->status = status;
 	r->user_time = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
 	r->sys_time = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
@@ -608,6 +613,24 @@ static void stop(struct rec *r)
 	res->bytes = vp_pdw_data_size(r->w);
 }
 
+/* The steal of the command: each CPU's steal over its run, in the share of
+ * that time its threads ran there (steal is only read at the start and the
+ * end, so spread evenly over the run). Steal elsewhere (another CPU, while
+ * the command waited or slept) is not its time. < 0 when unknown. */
+static double steal_running(const struct rec *r)
+{
+	double wall = r->t_exit - r->t0, sum = 0;
+
+	if (!r->cpu_steal[0] || !r->cpu_steal[1] || wall <= 0)
+		return -1;
+	for (size_t c = 0; c < MAX_CPUS; c++) {
+		double d = r->cpu_steal[1][c] - r->cpu_steal[0][c], share = vp_sched_ran_on(r->sched, (uint32_t)c) / wall;
+		if (d > 0)
+			sum += d * (share < 1 ? share : 1);
+	}
+	return sum;
+}
+
 /* Every step's resources, whichever step failed: the command killed, a
  * half-written file removed, descriptors, rings and buffers given back. */
 static void cleanup(struct rec *r)
@@ -648,6 +671,8 @@ static void cleanup(struct rec *r)
 	free(r->ev);
 	free(r->copy);
 	free(r->pev);
+	free(r->cpu_steal[0]);
+	free(r->cpu_steal[1]);
 }
 
 int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, struct vp_error *err)
@@ -671,7 +696,7 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 		goto fail;
 	record_loop(&r);
 	stop(&r);
-	struct vp_record_facts facts = { r.start, res->seconds, -1, r.user_time, r.sys_time, -1,
+	struct vp_record_facts facts = { r.start, res->seconds, -1, -1, r.user_time, r.sys_time, -1,
 					 r.no_sched[0] ? r.no_sched : NULL, NULL, NULL };
 	if (r.steal0 >= 0 && r.steal1 >= 0)
 		facts.steal = r.steal1 - r.steal0;
@@ -682,6 +707,7 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 		vp_sched_totals(r.sched, &st);
 		facts.sched = &st;
 		facts.no_wakeups = vp_sched_no_wakeups(r.sched);
+		facts.steal_running = steal_running(&r);
 	}
 	rc = vp_record_finish(r.w, r.partial, o, r.ev, r.nev, r.page, &facts, err);
 	r.w = NULL;	/* finished or, on failure, removed */

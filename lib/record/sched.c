@@ -479,6 +479,11 @@ int vp_sched_end(struct vp_sched *s, uint64_t end, vp_sched_emit emit, void *ctx
 	return vp_schedacct_end(s->acct, end, on_blocked, s);
 }
 
+double vp_sched_ran_on(const struct vp_sched *s, uint32_t cpu)
+{
+	return (double)vp_schedacct_ran_on(s->acct, cpu) / 1e9;
+}
+
 void vp_sched_totals(const struct vp_sched *s, struct vp_sched_totals *t)
 {
 	struct vp_schedacct_totals a;

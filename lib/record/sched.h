@@ -86,6 +86,8 @@ int vp_sched_pass(struct vp_sched *s, uint64_t upto, uint64_t floor, vp_sched_em
  * up to it. */
 int vp_sched_end(struct vp_sched *s, uint64_t end, vp_sched_emit emit, void *ctx);
 void vp_sched_totals(const struct vp_sched *s, struct vp_sched_totals *t);
+/* Seconds the threads ran on a CPU, summed over them. */
+double vp_sched_ran_on(const struct vp_sched *s, uint32_t cpu);
 
 /* Now on VP_SCHED_CLOCK, in nanoseconds. */
 uint64_t vp_sched_now(void);

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/util/u64map.h"
 
@@ -26,7 +27,31 @@ struct vp_schedacct {
 	struct vp_schedacct_totals t;
 	size_t count[NSTATES];		/* threads in each state */
 	uint64_t last;			/* time of the previous event, 0 before the first */
+	uint64_t *ran_on;		/* per CPU: nanoseconds the threads ran there */
+	size_t ncpus;
 };
+
+/* th ran on its CPU from th->since to t. */
+static void ran(struct vp_schedacct *a, struct thread *th, uint64_t t)
+{
+	if (th->state != RUNNING || !th->since || t <= th->since)
+		return;
+	if (th->cpu >= a->ncpus) {
+		size_t n = (size_t)th->cpu + 1;
+		uint64_t *v = th->cpu < 65536 ? realloc(a->ran_on, n * sizeof(*v)) : NULL;
+		if (!v)
+			return;	/* an estimate's input: lose it rather than fail the recording */
+		memset(v + a->ncpus, 0, (n - a->ncpus) * sizeof(*v));
+		a->ran_on = v;
+		a->ncpus = n;
+	}
+	a->ran_on[th->cpu] += t - th->since;
+}
+
+uint64_t vp_schedacct_ran_on(const struct vp_schedacct *a, uint32_t cpu)
+{
+	return cpu < a->ncpus ? a->ran_on[cpu] : 0;
+}
 
 static void set_state(struct vp_schedacct *a, struct thread *th, enum state st)
 {
@@ -68,6 +93,7 @@ void vp_schedacct_free(struct vp_schedacct *a)
 		}
 	}
 	vp_u64map_free(&a->threads);
+	free(a->ran_on);
 	free(a);
 }
 
@@ -148,6 +174,8 @@ int vp_schedacct_event(struct vp_schedacct *a, struct vp_sev *e, vp_blocked_fn f
 			return -ENOMEM;
 		}
 		set_state(a, th, RUNNING);
+		th->since = e->time;	/* running since before, as far as is known */
+		th->cpu = e->cpu;
 	}
 	if (th->state == GONE) {	/* its last switch out, after the exit */
 		free(e->stack);
@@ -155,6 +183,7 @@ int vp_schedacct_event(struct vp_schedacct *a, struct vp_sev *e, vp_blocked_fn f
 	}
 	switch (e->kind) {
 	case VP_SEV_EXIT:
+		ran(a, th, e->time);
 		drop_stacks(th);
 		set_state(a, th, GONE);
 		break;
@@ -166,6 +195,7 @@ int vp_schedacct_event(struct vp_schedacct *a, struct vp_sev *e, vp_blocked_fn f
 		break;
 	case VP_SEV_OUT:
 		a->t.switches_out++;
+		ran(a, th, e->time);
 		th->since = e->time;
 		th->cpu = e->cpu;
 		if (e->preempt) {
@@ -187,6 +217,8 @@ int vp_schedacct_event(struct vp_schedacct *a, struct vp_sev *e, vp_blocked_fn f
 		else if (th->state == BLOCKED)	/* no wakeup seen: blocked until now */
 			r = unblock(a, e->tid, th, e->time, fn, ctx);
 		set_state(a, th, RUNNING);
+		th->since = e->time;
+		th->cpu = e->cpu;
 		break;
 	}
 	return r;
@@ -205,6 +237,7 @@ int vp_schedacct_end(struct vp_schedacct *a, uint64_t end, vp_blocked_fn fn, voi
 			r = unblock(a, (uint32_t)a->threads.keys[i], th, end, fn, ctx);
 		else if (th->state == RUNNABLE && end > th->since)
 			a->t.wait_ns += end - th->since;
+		ran(a, th, end);
 		set_state(a, th, GONE);
 	}
 	return r;

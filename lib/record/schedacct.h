@@ -45,6 +45,7 @@ struct vp_schedacct_totals {
 	uint64_t switches_out, blocked_intervals, wakeups;
 };
 
+
 struct vp_schedacct;
 
 /* Threads are known from their fork or their first switch (the command's
@@ -59,5 +60,8 @@ int vp_schedacct_event(struct vp_schedacct *a, struct vp_sev *e, vp_blocked_fn f
 /* End of the recording: open intervals are cut at end. */
 int vp_schedacct_end(struct vp_schedacct *a, uint64_t end, vp_blocked_fn fn, void *ctx);
 void vp_schedacct_totals(const struct vp_schedacct *a, struct vp_schedacct_totals *t);
+/* Nanoseconds the threads ran on a CPU, summed over them (switch in to
+ * switch out there). */
+uint64_t vp_schedacct_ran_on(const struct vp_schedacct *a, uint32_t cpu);
 
 #endif

@@ -84,6 +84,9 @@ static void one_thread(void **state)
 	assert_int_equal(t.waiting_wall_ns, 40);
 	assert_int_equal(t.blocked_wall_ns, 150);
 	assert_int_equal(t.running_wall_ns, 500 - 190);
+	/* on CPU 1 (ev's): 1000-1101, 1161-1200, 1230-1400 */
+	assert_int_equal(vp_schedacct_ran_on(a, 1), 101 + 39 + 170);
+	assert_int_equal(vp_schedacct_ran_on(a, 0), 0);
 	vp_schedacct_free(a);
 }
 
