@@ -38,6 +38,8 @@ static const struct vp_opt opts[] = {
 	VP_OPT_STRING("guest-modules", 0, "FILE", "the guest's /proc/modules, noted in the file",
 		      struct vp_record_opts, guest_modules),
 	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two (default 128)", 'm' },
+	VP_OPT_FLAG("io", 0, "also the syscall tracepoints of read and write with callchains, for "
+		    "vmprof report --io (root or perf_event_paranoid -1)", struct vp_record_opts, io),
 	VP_OPT_FLAG("off-cpu", 0, "also an offcpu-time event: time each thread blocked, charged to "
 		    "the stack it blocked at (root or perf_event_paranoid <= 1)", struct vp_record_opts,
 		    off_cpu),

@@ -2,6 +2,7 @@
  * every text cell (C++ names with commas, quotes and newlines survive), an
  * optional guard against spreadsheet formula injection that the reader undoes. */
 #include "formats.h"
+#include "iotable.h"
 #include "timesplit.h"
 
 #include <csv.h>
@@ -389,5 +390,27 @@ int vp_time_write_csv(FILE *f, const struct vp_time_split *s, const char *side, 
 	for (int p = 0; p < VP_TIME_NPARTS; p++)
 		time_row(f, side, vp_time_part_key(p), vp_time_part_name(s, p), &s->part[p],
 			 vp_time_part_percent(s, p) / 100, csv_safe);
+	return ferror(f) ? -EIO : 0;
+}
+
+int vp_io_write_csv(FILE *f, const struct vp_io_table *t, int full, int csv_safe)
+{
+	struct vp_out_opts o;
+
+	vp_out_opts_init(&o);
+	o.full_names = full;
+	o.csv_safe = csv_safe;
+	fprintf(f, "%s\n", VP_CSV_IO_HEADER);
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct vp_io_row *r = &t->rows[i];
+		symbol_cell(f, r->symbol, &o);
+		fputc(',', f);
+		text_cell(f, r->dso ? r->dso : "", r->dso ? strlen(r->dso) : 0, csv_safe);
+		fputc(',', f);
+		dom_cell(f, r->domain);
+		fprintf(f, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%" PRIu64
+			",%" PRIu64 "\n", vp_io_dir_name(r->dir), r->calls, r->bytes, r->errors, r->shorts,
+			r->eofs, vp_io_mean_block(r), r->time_ns, r->timed);
+	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -7,7 +7,7 @@ pkgs=(gcc make pkg-config binutils
       libtraceevent-dev libcsv-dev libxml2-dev libcairo2-dev libelf-dev libiberty-dev
       libcmocka-dev fonts-dejavu-core
       linux-perf python3 libxml2-utils poppler-utils ghostscript clang libclang-rt-14-dev
-      qemu-system-x86 busybox-static cpio file
+      qemu-system-x86 busybox-static cpio file strace
       "$@")
 
 missing=()

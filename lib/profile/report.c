@@ -1,6 +1,7 @@
 /* perf.data -> profile: one walk over the file feeding the session (maps)
  * and the per-event tables. */
 #include "report.h"
+#include "charge.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -159,34 +160,6 @@ static void resolve_caller(struct loader *l, const struct vp_sample *s, struct v
 	}
 }
 
-/* The first user frame of the callchain in the program's own objects (not
- * a system library: vp_dso_is_system), for a sample whose address is in the
- * kernel's scheduler or libc's wrapper; else the first user frame; else the
- * sample itself. */
-static void resolve_own(struct loader *l, const struct vp_sample *s, struct vp_resolved *res)
-{
-	unsigned cpumode = s->misc & VP_MISC_CPUMODE_MASK;
-	struct vp_resolved r;
-	int have_user = 0;
-
-	for (uint64_t i = 0; i < s->nr_callchain; i++) {
-		uint64_t ip = s->callchain[i];
-		if (vp_callchain_context(ip, &cpumode) || cpumode != PERF_RECORD_MISC_USER)
-			continue;
-		vp_session_resolve(l->sc.session, s->pid, cpumode, ip, &r);
-		if (!strcmp(r.dso, "[unknown]"))	/* a frame-pointer walk gone astray */
-			continue;
-		if (!vp_dso_is_system(r.dso)) {
-			*res = r;
-			return;
-		}
-		if (!have_user) {
-			*res = r;
-			have_user = 1;
-		}
-	}
-}
-
 /* --weight / --group-by: the field of this sample's tracepoint, or NULL. */
 static const struct vp_tpfield *sample_field(struct loader *l, const struct vp_event_table *t,
 					     const struct vp_sample *s)
@@ -298,7 +271,7 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	if (l->o->caller && s->callchain)
 		resolve_caller(l, s, &res);
 	else if (t->own_frame && s->callchain)
-		resolve_own(l, s, &res);
+		vp_charge_own(l->sc.session, s, &res);
 	row = (struct vp_row){ res.symbol, res.dso, NULL, -1, res.domain, s->count, s->period };
 	if ((f = sample_field(l, t, s))) {
 		if (t->weight) {

@@ -15,6 +15,7 @@ struct vp_event_spec {
 	int tracepoint;
 	int levels;			/* a modifier names privilege levels (u, k or h) */
 	int has_modifiers;		/* name ends in a modifier string (":u", ":G") */
+	int callchain;			/* record its callchain even without -g */
 	char tp_system[64], tp_event[96];
 };
 

@@ -187,7 +187,7 @@ static void setup_attrs(struct rec *r)
 				 PERF_SAMPLE_PERIOD;
 		if (r->nev > 1 || o->off_cpu)	/* offcpu-time is one more event in the file */
 			a->sample_type |= PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER;
-		if (o->callchain)
+		if (o->callchain || r->ev[i].callchain)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		if (r->ev[i].tracepoint)
 			a->sample_type |= PERF_SAMPLE_RAW;
@@ -321,6 +321,31 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* --io: the syscall tracepoints of read and write, with their callchains so
+ * that each call is charged to the program's function that made it. */
+static int add_io_events(struct rec *r)
+{
+	struct vp_event_spec *io, *all;
+	size_t n;
+	int rc;
+
+	if ((rc = vp_events_parse(VP_IO_EVENTS, &io, &n, r->err)) < 0) {
+		vp_error_prefix(r->err, "--io");
+		return rc;
+	}
+	if (!(all = realloc(r->ev, (r->nev + n) * sizeof(*all)))) {
+		free(io);
+		return vp_errorf(r->err, -ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++)
+		io[i].callchain = 1;
+	memcpy(all + r->nev, io, n * sizeof(*io));
+	free(io);
+	r->ev = all;
+	r->nev += n;
+	return 0;
+}
+
 /* ---- the whole recording, step by step ---- */
 
 /* Options checked, events parsed (the default one chosen), CPUs listed. */
@@ -367,6 +392,8 @@ static int prepare(struct rec *r)
 			r->res->fell_back = 1;
 		}
 	}
+	if (o->io && (rc = add_io_events(r)) < 0)
+		return rc;
 	setup_attrs(r);
 	return 0;
 }
