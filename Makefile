@@ -4,7 +4,7 @@
 PREFIX   ?= /usr/local
 BUILD    ?= build
 CC       ?= cc
-PKGS      = libtraceevent libxml-2.0 cairo libelf
+PKGS      = libtraceevent libxml-2.0 cairo libelf gsl libprotobuf-c zlib
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -15,7 +15,7 @@ WARN     ?= -Wall -Wextra -Werror -Wno-missing-field-initializers
 OPT      ?= -O2 -g
 CFLAGS   ?= $(OPT)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DVP_VERSION='"$(VERSION)"' $(WARN) \
-             -I. $(PKG_CFLAGS) $(CFLAGS)
+             -I. -I$(GEN) $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS    = $(PKG_LIBS) -lcsv -liberty -lm
 
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -25,12 +25,21 @@ CMD_SRCS  = $(sort $(wildcard cmd/*.c))
 UNIT_SRCS = $(sort $(wildcard test/unit/test_*.c))
 UNIT_HELP = $(filter-out $(UNIT_SRCS),$(sort $(wildcard test/unit/*.c)))
 
-LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/%.o)
+# pprof's profile.proto is compiled by protoc-c into the build directory: the
+# .proto is the source, and the generated code matches the installed
+# libprotobuf-c (its headers check the version) instead of a committed copy.
+GEN       = $(BUILD)/gen
+
+LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN)/profile.pb-c.o
 CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/test/%)
-SAN_LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/san/%.o)
+SAN_LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/profile.pb-c.o
 SAN_CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/san/test/%)
+# Programs through which integration tests drive lib/ (test/drivers/*.c)
+DRIVER_SRCS = $(sort $(wildcard test/drivers/*.c))
+DRIVER_BINS = $(DRIVER_SRCS:test/drivers/%.c=$(BUILD)/test/drivers/%)
+SAN_DRIVER_BINS = $(DRIVER_SRCS:test/drivers/%.c=$(BUILD)/san/test/drivers/%)
 
 .PHONY: all deps check check-layers check-unit check-unit-san check-integration check-integration-opt \
         check-vm check-fuzz-regress \
@@ -72,10 +81,35 @@ $(BUILD)/%.o: %.c
 	@echo "  CC      $<"
 	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
+$(GEN)/%.pb-c.c $(GEN)/%.pb-c.h: converters/%.proto
+	@mkdir -p $(GEN)
+	@echo "  PROTOC  $<"
+	@protoc-c --proto_path=converters --c_out=$(GEN) $<
+
+# generated sources are compiled by these rules (the ones above take the
+# source tree's paths); every object waits for the generated header
+$(GEN)/%.o: $(GEN)/%.c
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+$(BUILD)/san/gen/%.o: $(GEN)/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC san  $<"
+	@$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+$(BUILD)/fuzz/gen/%.o: $(GEN)/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC fuzz $<"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+$(LIB_SRCS:%.c=$(BUILD)/%.o) $(CMD_OBJS) $(LIB_SRCS:%.c=$(BUILD)/san/%.o) $(SAN_CMD_OBJS) \
+    $(LIB_SRCS:%.c=$(BUILD)/fuzz/%.o): | $(GEN)/profile.pb-c.h
+
 $(BUILD)/test/%: test/unit/%.c $(UNIT_HELP) $(BUILD)/libvmprof.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itest/unit $(shell pkg-config --cflags cmocka) -o $@ $< $(UNIT_HELP) \
 	    $(BUILD)/libvmprof.a $(LDLIBS) $(shell pkg-config --libs cmocka)
+
+$(BUILD)/test/drivers/%: test/drivers/%.c $(BUILD)/libvmprof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libvmprof.a $(LDLIBS)
 
 # The same sources built with ASan+UBSan, for the unit tests and a sanitized binary.
 $(BUILD)/san/%.o: %.c
@@ -94,18 +128,22 @@ $(BUILD)/san/test/%: test/unit/%.c $(UNIT_HELP) $(BUILD)/san/libvmprof.a
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -Itest/unit $(shell pkg-config --cflags cmocka) -o $@ $< \
 	    $(UNIT_HELP) $(BUILD)/san/libvmprof.a $(LDLIBS) $(shell pkg-config --libs cmocka)
 
+$(BUILD)/san/test/drivers/%: test/drivers/%.c $(BUILD)/san/libvmprof.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $< $(BUILD)/san/libvmprof.a $(LDLIBS)
+
 # Fuzzing (clang, libFuzzer): each test/fuzz/fuzz_NAME.c is a target.
 FUZZ_NAMES  = $(patsubst test/fuzz/fuzz_%.c,%,$(filter-out test/fuzz/fuzz_util.c,$(wildcard test/fuzz/fuzz_*.c)))
 FUZZ_CC    ?= clang
 FUZZ_SECONDS ?= 10
 FUZZ_SAN    = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DVP_VERSION='"$(VERSION)"' -I. $(PKG_CFLAGS) -g -O1 \
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DVP_VERSION='"$(VERSION)"' -I. -I$(GEN) $(PKG_CFLAGS) -g -O1 \
               -Wno-unused-command-line-argument
 # targets read fixtures (symfs, kallsyms) from the source tree
 FUZZ_DEFS   = -DVP_SRCDIR='"$(abspath .)"'
-FUZZ_OBJS   = $(LIB_SRCS:%.c=$(BUILD)/fuzz/%.o)
+FUZZ_OBJS   = $(LIB_SRCS:%.c=$(BUILD)/fuzz/%.o) $(BUILD)/fuzz/gen/profile.pb-c.o
 # kept between runs: make would otherwise delete them as intermediates
-.SECONDARY: $(FUZZ_OBJS)
+.SECONDARY: $(FUZZ_OBJS) $(GEN)/profile.pb-c.c $(GEN)/profile.pb-c.h
 
 $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -140,7 +178,8 @@ deps:
 # runs the unit tests, the unit tests again under ASan+UBSan, then the
 # integration tests against the real perf.
 check: deps
-	@$(MAKE) --no-print-directory all workloads $(BUILD)/san/vmprof $(UNIT_BINS) $(SAN_UNIT_BINS)
+	@$(MAKE) --no-print-directory all workloads $(BUILD)/san/vmprof $(UNIT_BINS) $(SAN_UNIT_BINS) \
+	    $(DRIVER_BINS) $(SAN_DRIVER_BINS)
 	@$(MAKE) --no-print-directory check-layers check-unit check-unit-san check-fuzz-regress \
 	    check-integration check-integration-opt
 
@@ -160,11 +199,11 @@ check-unit-san: $(SAN_UNIT_BINS)
 # Every integration test runs the ASan+UBSan binary; the tests that judge our
 # numbers against perf's run the optimised binary too (check-integration-opt).
 INTEGRATION_ENV = LSAN_OPTIONS=suppressions=$(abspath test/lsan.supp) BUILD=$(abspath $(BUILD))
-OPT_TESTS = agrees_with_perf compare_oracle report_vdso
-check-integration: $(BUILD)/vmprof $(BUILD)/san/vmprof
+OPT_TESTS = agrees_with_perf compare_oracle report_vdso stats_oracle
+check-integration: $(BUILD)/vmprof $(BUILD)/san/vmprof $(SAN_DRIVER_BINS)
 	@VMPROF=$(abspath $(BUILD)/san/vmprof) VMPROF_SAN=$(abspath $(BUILD)/san/vmprof) \
 	    $(INTEGRATION_ENV) scripts/run-integration.sh $(T)
-check-integration-opt: $(BUILD)/vmprof
+check-integration-opt: $(BUILD)/vmprof $(DRIVER_BINS)
 	@echo "integration tests against perf, optimised build:"
 	@VMPROF=$(abspath $(BUILD)/vmprof) VMPROF_SAN=$(abspath $(BUILD)/vmprof) \
 	    $(INTEGRATION_ENV) scripts/run-integration.sh $(OPT_TESTS)

@@ -1,0 +1,123 @@
+/* The rows of one event as a family: Benjamini-Hochberg q-values across them,
+ * and the A/A noise floor (the baseline's runs split in halves and compared
+ * with the same method). */
+#include "stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+struct ranked {
+	double p;
+	size_t i;
+};
+
+/* p, then position: ties keep their input order, so the sort is deterministic */
+static int ranked_cmp(const void *pa, const void *pb)
+{
+	const struct ranked *a = pa, *b = pb;
+
+	if (a->p != b->p)
+		return a->p < b->p ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+int vp_stat_bh(const double *p, size_t n, double *q)
+{
+	struct ranked *r;
+	double run = 1;
+
+	for (size_t i = 0; i < n; i++)
+		if (!(p[i] >= 0 && p[i] <= 1))
+			return -EINVAL;
+	if (!n)
+		return 0;
+	r = malloc(n * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		r[i] = (struct ranked){ p[i], i };
+	qsort(r, n, sizeof(*r), ranked_cmp);
+	/* step-up: q of rank j is the least p(m) n / m over m >= j */
+	for (size_t j = n; j-- > 0;) {
+		double v = r[j].p * (double)n / (double)(j + 1);
+
+		if (v < run)
+			run = v;
+		q[r[j].i] = run;
+	}
+	free(r);
+	return 0;
+}
+
+void vp_stat_runs_row(const struct vp_stat_runs *m, size_t row, struct vp_stat_side *out)
+{
+	size_t at = row * (m->stride ? m->stride : m->nruns);
+
+	out->nruns = m->nruns;
+	out->value = m->value + at;
+	out->samples = m->samples + at;
+	out->total = m->total;
+	out->total_samples = m->total_samples;
+}
+
+int vp_stat_event(const struct vp_stat_runs *base, const struct vp_stat_runs *side, double alpha,
+		  struct vp_stat_result *out)
+{
+	double *q;
+	int rc = 0;
+
+	if (base->nrows != side->nrows)
+		return -EINVAL;
+	if (!base->nrows)
+		return 0;
+	for (size_t r = 0; r < base->nrows; r++) {
+		struct vp_stat_side a, b;
+
+		vp_stat_runs_row(base, r, &a);
+		vp_stat_runs_row(side, r, &b);
+		if ((rc = vp_stat_row(&a, &b, alpha, &out[r])) < 0)
+			return rc;
+	}
+	q = malloc(base->nrows * sizeof(*q));
+	if (!q)
+		return -ENOMEM;
+	for (size_t r = 0; r < base->nrows; r++)
+		q[r] = out[r].p;
+	rc = vp_stat_bh(q, base->nrows, q);
+	for (size_t r = 0; rc == 0 && r < base->nrows; r++) {
+		out[r].q = q[r];
+		out[r].significant = q[r] < alpha;
+	}
+	free(q);
+	return rc;
+}
+
+int vp_stat_aa_floor(const struct vp_stat_runs *base, double alpha, size_t *flagged)
+{
+	size_t n = base->nruns, h = n / 2;
+	struct vp_stat_runs first = *base, rest = *base;
+	struct vp_stat_result *res;
+	int rc;
+
+	*flagged = 0;
+	if (n < 4)
+		return -EINVAL;
+	first.stride = rest.stride = base->stride ? base->stride : n;
+	first.nruns = h;
+	rest.nruns = n - h;
+	rest.value += h;
+	rest.samples += h;
+	rest.total += h;
+	rest.total_samples += h;
+	if (!base->nrows)
+		return 0;
+	res = malloc(base->nrows * sizeof(*res));
+	if (!res)
+		return -ENOMEM;
+	rc = vp_stat_event(&first, &rest, alpha, res);
+	for (size_t r = 0; rc == 0 && r < base->nrows; r++)
+		*flagged += res[r].significant != 0;
+	free(res);
+	return rc;
+}

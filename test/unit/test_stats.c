@@ -1,0 +1,486 @@
+/* The statistics of a comparison row: published and hand-derived values,
+ * the interval/p consistency, Benjamini-Hochberg on published vectors, the
+ * A/A split, input checks, and simulations (seeded) of the false-discovery
+ * rate under no difference and of the power and coverage for a real one. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "lib/compare/stats.h"
+
+#define MAXRUNS 16
+
+/* One side of one row, every run's total the same. */
+struct side {
+	double v[MAXRUNS], c[MAXRUNS], t[MAXRUNS], tc[MAXRUNS];
+	struct vp_stat_side s;
+};
+
+/* values; samples = values (as with --value samples); totals as given */
+static struct vp_stat_side *mk(struct side *d, size_t n, const double *v, double total)
+{
+	for (size_t i = 0; i < n; i++) {
+		d->v[i] = d->c[i] = v[i];
+		d->t[i] = d->tc[i] = total;
+	}
+	d->s = (struct vp_stat_side){ n, d->v, d->c, d->t, d->tc };
+	return &d->s;
+}
+
+static int excludes_one(const struct vp_stat_result *r)
+{
+	return r->ratio_lo > 1 || r->ratio_hi < 1;
+}
+
+/* R's t.test(ts1, ts2) (Welch) on these values prints t = -1.8325,
+ * df = 17.9, p-value = 0.08356, and the 95% interval of mean(ts1) -
+ * mean(ts2) -2.1469104 0.1469104 (quoted in a Cross Validated answer on
+ * Welch intervals). As shares of a total of 100 per run, the delta in
+ * percentage points is mean(ts2) - mean(ts1) and its interval the mirror. */
+static void welch_matches_r(void **state)
+{
+	static const double ts1[] = { 11, 9, 10, 11, 10, 12, 9, 11, 12, 9 };
+	static const double ts2[] = { 11, 13, 10, 13, 12, 9, 11, 12, 12, 11 };
+	struct side a, b;
+	struct vp_stat_result r;
+	(void)state;
+
+	assert_int_equal(vp_stat_row(mk(&a, 10, ts1, 100), mk(&b, 10, ts2, 100), 0.05, &r), 0);
+	assert_int_equal(r.basis, VP_STAT_RUNS);
+	assert_true(fabs(r.p - 0.08356) < 5e-6);
+	assert_true(fabs(r.delta_pp - 1.0) < 1e-12);
+	assert_true(fabs(r.delta_lo - -0.1469104) < 1e-7);
+	assert_true(fabs(r.delta_hi - 2.1469104) < 1e-7);
+	assert_true(fabs(r.ratio - 11.4 / 10.4) < 1e-12);
+	/* p > 0.05: Fieller's interval holds 1 and the estimate */
+	assert_true(r.ratio_lo < 1 && r.ratio_hi > r.ratio);
+	assert_false(r.significant);
+}
+
+/* Cases whose answers follow from the definitions by hand. */
+static void degenerate_rows(void **state)
+{
+	static const double zero[] = { 0, 0, 0 }, same[] = { 7, 7, 7 }, more[] = { 9, 9, 9 };
+	static const double b3[] = { 10, 12, 11 };
+	struct side a, b;
+	struct vp_stat_result r;
+	(void)state;
+
+	/* absent on both sides: no ratio, nothing to see */
+	assert_int_equal(vp_stat_row(mk(&a, 3, zero, 100), mk(&b, 3, zero, 100), 0.05, &r), 0);
+	assert_true(isnan(r.ratio));
+	assert_true(r.ratio_lo == 0 && isinf(r.ratio_hi) && r.p == 1 && !r.significant);
+
+	/* no spread: the interval is the point, the test certain */
+	assert_int_equal(vp_stat_row(mk(&a, 3, same, 100), mk(&b, 3, more, 100), 0.05, &r), 0);
+	assert_true(r.ratio == 9.0 / 7 && r.ratio_lo == r.ratio && r.ratio_hi == r.ratio);
+	assert_true(r.p == 0 && r.significant);
+	assert_true(r.delta_pp == r.delta_lo && r.delta_hi == r.delta_pp);
+	assert_int_equal(vp_stat_row(mk(&a, 3, same, 100), mk(&b, 3, same, 100), 0.05, &r), 0);
+	assert_true(r.ratio == 1 && r.p == 1 && !r.significant);
+
+	/* only the side has it, t = 11 / sqrt(1/3) on 2 df: far beyond any
+	 * noise, so no finite ratio is plausible */
+	assert_int_equal(vp_stat_row(mk(&a, 3, zero, 100), mk(&b, 3, b3, 100), 0.05, &r), 0);
+	assert_true(isinf(r.ratio) && isinf(r.ratio_lo) && isinf(r.ratio_hi));
+	assert_true(r.p < 0.003 && r.significant);
+	/* only the baseline has it: ratio 0 and its interval the point 0 */
+	assert_int_equal(vp_stat_row(mk(&a, 3, b3, 100), mk(&b, 3, zero, 100), 0.05, &r), 0);
+	assert_true(r.ratio == 0 && r.ratio_lo == 0 && r.ratio_hi == 0 && r.significant);
+}
+
+/* One run a side: the binomial split of the pooled samples. */
+static void one_run_binomial(void **state)
+{
+	static const double none = 0, five = 5, ten = 10, two = 2;
+	struct side a, b;
+	struct vp_stat_result r;
+	double lo = pow(0.025, 0.2);
+	(void)state;
+
+	/* 0 against 5: P(all 5 on B | pi = 1/2) = 1/32, two-sided 1/16; the
+	 * Clopper-Pearson lower bound is (alpha/2)^(1/5), the upper unbounded */
+	assert_int_equal(vp_stat_row(mk(&a, 1, &none, 100), mk(&b, 1, &five, 100), 0.05, &r), 0);
+	assert_int_equal(r.basis, VP_STAT_SAMPLING);
+	assert_true(fabs(r.p - 1.0 / 16) < 1e-15);
+	assert_true(fabs(r.ratio_lo / (lo / (1 - lo)) - 1) < 1e-12);
+	assert_true(isinf(r.ratio) && isinf(r.ratio_hi));
+
+	/* R's binom.test(5, 10) prints the interval 0.1870860 0.8129140 and
+	 * p-value = 1; in odds, 5 against 5 */
+	assert_int_equal(vp_stat_row(mk(&a, 1, &five, 100), mk(&b, 1, &five, 100), 0.05, &r), 0);
+	assert_true(r.ratio == 1 && r.p == 1);
+	assert_true(fabs(r.ratio_lo / (0.1870860 / 0.8129140) - 1) < 2e-6);
+	assert_true(fabs(r.ratio_hi / (0.8129140 / 0.1870860) - 1) < 2e-6);
+
+	/* 10 against 2 of 12: P(X <= 2) = (1 + 12 + 66) / 4096, doubled */
+	assert_int_equal(vp_stat_row(mk(&a, 1, &ten, 100), mk(&b, 1, &two, 100), 0.05, &r), 0);
+	assert_true(fabs(r.p - 158.0 / 4096) < 1e-15);
+	assert_true(r.ratio == 0.2 && r.ratio_hi < 1 && r.significant);
+}
+
+/* A small seeded generator for the property tests and simulations. */
+static gsl_rng *rng_new(unsigned long seed)
+{
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+
+	assert_non_null(g);
+	gsl_rng_set(g, seed);
+	return g;
+}
+
+/* count >= 0, rounded, from a gamma with this mean and coefficient of
+ * variation (the spread of one function's time across runs) */
+static double draw(gsl_rng *g, double mean, double cv)
+{
+	return floor(gsl_ran_gamma(g, 1 / (cv * cv), mean * cv * cv) + 0.5);
+}
+
+/* The interval excludes 1 exactly when p < alpha, on both bases, and holds
+ * the estimate; q = p for a row alone. */
+static void interval_agrees_with_p(void **state)
+{
+	gsl_rng *g = rng_new(18);
+	int rejected = 0, kept = 0;
+	(void)state;
+
+	for (int i = 0; i < 3000; i++) {
+		size_t na = 1 + gsl_rng_uniform_int(g, 6), nb = 1 + gsl_rng_uniform_int(g, 6);
+		double va[MAXRUNS], vb[MAXRUNS], mean = exp(gsl_rng_uniform(g) * 8);
+		double ratio = 0.5 + gsl_rng_uniform(g) * 1.5, cv = 0.02 + gsl_rng_uniform(g) * 0.4;
+		double alpha = i % 3 ? 0.05 : 0.01;
+		struct side a, b;
+		struct vp_stat_result r;
+
+		for (size_t k = 0; k < na; k++)
+			va[k] = draw(g, mean, cv);
+		for (size_t k = 0; k < nb; k++)
+			vb[k] = draw(g, mean * ratio, cv);
+		assert_int_equal(vp_stat_row(mk(&a, na, va, 1e9), mk(&b, nb, vb, 1e9), alpha, &r), 0);
+		if (fabs(r.p - alpha) < 1e-9)
+			continue;
+		assert_int_equal(excludes_one(&r), r.p < alpha);
+		assert_true(r.q == r.p && r.significant == (r.p < alpha));
+		if (!isnan(r.ratio))
+			assert_true(r.ratio_lo <= r.ratio && r.ratio <= r.ratio_hi);
+		assert_true(r.ratio_lo >= 0 && r.delta_lo <= r.delta_pp && r.delta_pp <= r.delta_hi);
+		if (r.p < alpha)
+			rejected++;
+		else
+			kept++;
+	}
+	/* both outcomes were exercised */
+	assert_true(rejected > 300 && kept > 300);
+	gsl_rng_free(g);
+}
+
+/* stdlib.io's padjust documentation: padjust([0.008, 0.03, 0.123, 0.6,
+ * 0.2], 'bh') returns [0.04, 0.075, ~0.205, 0.6, 0.25] (as R's p.adjust). */
+static void bh_published_vector(void **state)
+{
+	double p[] = { 0.008, 0.03, 0.123, 0.6, 0.2 }, q[5];
+	static const double want[] = { 0.04, 0.075, 0.205, 0.6, 0.25 };
+	(void)state;
+
+	assert_int_equal(vp_stat_bh(p, 5, q), 0);
+	for (int i = 0; i < 5; i++)
+		assert_true(fabs(q[i] - want[i]) < 1e-15);
+	/* in place */
+	assert_int_equal(vp_stat_bh(p, 5, p), 0);
+	assert_memory_equal(p, q, sizeof(q));
+}
+
+/* Benjamini & Hochberg (1995), section 4: the 15 p-values of a
+ * myocardial-infarction trial; at q* = 0.05 their procedure rejects the four
+ * smallest (p(4) = 0.0095 <= 4/15 0.05, p(5) = 0.0201 > 5/15 0.05, and no
+ * larger k qualifies). The q-values are the step-up minima of p(k) 15/k. */
+static void bh_paper_example(void **state)
+{
+	double p[] = { 0.0201, 0.7590, 0.0001, 0.3240, 0.0004, 0.0298, 0.0019, 0.5719,
+		       0.0095, 0.0459, 0.4262, 0.0278, 1.0, 0.0344, 0.6528 };
+	double q[15];
+	int rejected = 0;
+	(void)state;
+
+	assert_int_equal(vp_stat_bh(p, 15, q), 0);
+	for (int i = 0; i < 15; i++)
+		rejected += q[i] < 0.05;
+	assert_int_equal(rejected, 4);
+	assert_true(fabs(q[2] - 0.0015) < 1e-15);		/* 0.0001 * 15 */
+	assert_true(fabs(q[8] - 0.035625) < 1e-15);		/* 0.0095 * 15/4 */
+	/* 0.0278 * 15/6 = 0.0695 steps down to 0.0298 * 15/7 */
+	assert_true(fabs(q[11] - 0.0298 * 15 / 7) < 1e-15);
+	assert_true(q[5] == q[11] && q[12] == 1.0);
+	/* bad input */
+	p[3] = NAN;
+	assert_int_equal(vp_stat_bh(p, 15, q), -EINVAL);
+	p[3] = 1.5;
+	assert_int_equal(vp_stat_bh(p, 15, q), -EINVAL);
+	assert_int_equal(vp_stat_bh(p, 0, q), 0);
+}
+
+/* A matrix of rows x runs with samples = values. */
+struct matrix {
+	double v[64 * MAXRUNS], t[MAXRUNS];
+	struct vp_stat_runs m;
+};
+
+static void mat_init(struct matrix *x, size_t nrows, size_t nruns, double total)
+{
+	for (size_t i = 0; i < nruns; i++)
+		x->t[i] = total;
+	x->m = (struct vp_stat_runs){ nrows, nruns, 0, x->v, x->v, x->t, x->t };
+}
+
+/* The event's q-values are BH of the rows' own p, and significance is q <
+ * alpha; rows laid out with a stride compute the same. */
+static void event_is_rows_plus_bh(void **state)
+{
+	gsl_rng *g = rng_new(7);
+	static struct matrix a, b, wide;
+	struct vp_stat_result ev[20], one, strided[20];
+	double p[20], q[20];
+	(void)state;
+
+	mat_init(&a, 20, 5, 1e8);
+	mat_init(&b, 20, 4, 1e8);
+	for (size_t r = 0; r < 20; r++) {
+		for (size_t k = 0; k < 5; k++)
+			a.v[r * 5 + k] = draw(g, 1000 + 100 * r, 0.1);
+		for (size_t k = 0; k < 4; k++)
+			b.v[r * 4 + k] = draw(g, (1000 + 100 * r) * (r < 5 ? 1.3 : 1), 0.1);
+	}
+	assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, ev), 0);
+	for (size_t r = 0; r < 20; r++) {
+		struct vp_stat_side sa, sb;
+
+		vp_stat_runs_row(&a.m, r, &sa);
+		vp_stat_runs_row(&b.m, r, &sb);
+		assert_int_equal(vp_stat_row(&sa, &sb, 0.05, &one), 0);
+		assert_true(one.p == ev[r].p && one.ratio_lo == ev[r].ratio_lo);
+		p[r] = one.p;
+	}
+	assert_int_equal(vp_stat_bh(p, 20, q), 0);
+	for (size_t r = 0; r < 20; r++)
+		assert_true(ev[r].q == q[r] && ev[r].significant == (q[r] < 0.05));
+
+	/* the same baseline with rows 8 apart */
+	mat_init(&wide, 20, 5, 1e8);
+	wide.m.stride = 8;
+	for (size_t r = 0; r < 20; r++)
+		memcpy(&wide.v[r * 8], &a.v[r * 5], 5 * sizeof(double));
+	assert_int_equal(vp_stat_event(&wide.m, &b.m, 0.05, strided), 0);
+	assert_memory_equal(strided, ev, sizeof(ev));
+
+	b.m.nrows = 19;
+	assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, ev), -EINVAL);
+	gsl_rng_free(g);
+}
+
+/* The A/A split is the first floor(n/2) runs against the rest, in order:
+ * runs 100,100 | 200,200,200 differ, the same runs interleaved do not. */
+static void aa_floor_splits_in_order(void **state)
+{
+	static const double split[] = { 100, 101, 200, 199, 201 }, mixed[] = { 100, 200, 199, 101, 201 };
+	static struct matrix x;
+	size_t flagged = 99;
+	(void)state;
+
+	mat_init(&x, 2, 5, 1000);
+	memcpy(x.v, split, sizeof(split));
+	memcpy(x.v + 5, mixed, sizeof(mixed));
+	assert_int_equal(vp_stat_aa_floor(&x.m, 0.05, &flagged), 0);
+	assert_int_equal(flagged, 1);
+	memcpy(x.v, mixed, sizeof(mixed));
+	assert_int_equal(vp_stat_aa_floor(&x.m, 0.05, &flagged), 0);
+	assert_int_equal(flagged, 0);
+	x.m.nruns = 3;
+	assert_int_equal(vp_stat_aa_floor(&x.m, 0.05, &flagged), -EINVAL);
+}
+
+static void describe_and_bad_input(void **state)
+{
+	static const double v[] = { 1, 2, 3 };
+	struct side a, b;
+	struct vp_stat_desc d;
+	struct vp_stat_result r;
+	(void)state;
+
+	vp_stat_describe(mk(&a, 3, v, 10), &d);
+	assert_true(d.mean == 2 && d.sd == 1 && fabs(d.share - 0.2) < 1e-15);
+	vp_stat_describe(mk(&a, 1, v, 10), &d);
+	assert_true(d.mean == 1 && isnan(d.sd));
+
+	mk(&b, 3, v, 10);
+	assert_int_equal(vp_stat_row(mk(&a, 3, v, 10), &b.s, 0, &r), -EINVAL);
+	assert_int_equal(vp_stat_row(&a.s, &b.s, 1, &r), -EINVAL);
+	a.s.nruns = 0;
+	assert_int_equal(vp_stat_row(&a.s, &b.s, 0.05, &r), -EINVAL);
+	mk(&a, 3, v, 10);
+	a.v[1] = -1;
+	assert_int_equal(vp_stat_row(&a.s, &b.s, 0.05, &r), -EINVAL);
+	a.v[1] = NAN;
+	assert_int_equal(vp_stat_row(&a.s, &b.s, 0.05, &r), -EINVAL);
+	a.v[1] = 11;	/* above the event's total */
+	assert_int_equal(vp_stat_row(&a.s, &b.s, 0.05, &r), -EINVAL);
+	a.v[1] = 2;
+	a.c[1] = 1.5;	/* samples are counts */
+	assert_int_equal(vp_stat_row(&a.s, &b.s, 0.05, &r), -EINVAL);
+	a.c[1] = 0;	/* a value with no samples */
+	assert_int_equal(vp_stat_row(&a.s, &b.s, 0.05, &r), -EINVAL);
+	a.c[1] = 2;
+	assert_int_equal(vp_stat_row(&a.s, &b.s, 0.05, &r), 0);
+}
+
+/* Fill an event of nrows rows: each row its own mean and spread, side B's
+ * row 0 scaled by ratio0, the rest equal; totals the sum of the rows. */
+static void fill_event(gsl_rng *g, struct matrix *a, struct matrix *b, size_t nrows, size_t na,
+		       size_t nb, double ratio0, const double *mean, const double *cv)
+{
+	mat_init(a, nrows, na, 0);
+	mat_init(b, nrows, nb, 0);
+	for (size_t r = 0; r < nrows; r++) {
+		for (size_t k = 0; k < na; k++)
+			a->t[k] += a->v[r * na + k] = draw(g, mean[r], cv[r]);
+		for (size_t k = 0; k < nb; k++)
+			b->t[k] += b->v[r * nb + k] = draw(g, mean[r] * (r ? 1 : ratio0), cv[r]);
+	}
+}
+
+/* Under no difference at all (2000 events of 50 rows, 5 runs a side, gamma
+ * run-to-run noise with CV 5-40%), the share of events with any row flagged
+ * (the FDR when every hypothesis is null) stays at or below 5% plus three
+ * binomial standard deviations (0.0049). With row 0 at 1.5x it is flagged in
+ * most events, its interval covers 1.5 about 95% of the time, and the FDR
+ * (mean share of false discoveries) stays within 5%. */
+static void simulated_fdr_and_power(void **state)
+{
+	enum { EVENTS = 2000, ROWS = 50 };
+	gsl_rng *g = rng_new(1995);
+	static struct matrix a, b;
+	struct vp_stat_result res[ROWS];
+	double mean[ROWS], cv[ROWS];
+	int any = 0, hit[2] = { 0, 0 }, covered = 0;
+	double fdp = 0, fdp2 = 0, fdr, sd;
+	(void)state;
+
+	for (int e = 0; e < EVENTS; e++) {
+		for (int r = 0; r < ROWS; r++) {
+			mean[r] = 20 * exp(gsl_rng_uniform(g) * 6);
+			cv[r] = 0.05 + gsl_rng_uniform(g) * 0.35;
+		}
+		fill_event(g, &a, &b, ROWS, 5, 5, 1, mean, cv);
+		assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, res), 0);
+		for (int r = 0; r < ROWS; r++)
+			if (res[r].significant) {
+				any++;
+				break;
+			}
+		/* power: the same event with row 0 at 1.5x, CV 5% or 10% */
+		cv[0] = e % 2 ? 0.1 : 0.05;
+		mean[0] = 2000;
+		fill_event(g, &a, &b, ROWS, 5, 5, 1.5, mean, cv);
+		assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, res), 0);
+		hit[e % 2] += res[0].significant;
+		covered += res[0].ratio_lo <= 1.5 && 1.5 <= res[0].ratio_hi;
+		{
+			/* the false share of this event's discoveries */
+			int v = 0, n = res[0].significant;
+
+			for (int r = 1; r < ROWS; r++)
+				v += res[r].significant;
+			n += v;
+			fdp += n ? (double)v / n : 0;
+			fdp2 += n ? ((double)v / n) * ((double)v / n) : 0;
+		}
+	}
+	fdr = fdp / EVENTS;
+	sd = sqrt((fdp2 / EVENTS - fdr * fdr) / EVENTS);
+	print_message("A/A: %d of %d events with a discovery; 1.5x flagged in %d (CV 5%%) and %d "
+		      "(CV 10%%) of %d, covered in %d; FDR with it %.4f (sd %.4f)\n", any, EVENTS, hit[0],
+		      hit[1], EVENTS / 2, covered, fdr, sd);
+	assert_true(any <= 0.05 * EVENTS + 3 * sqrt(0.05 * 0.95 * EVENTS));
+	assert_true(any >= 0.01 * EVENTS);	/* not vacuously conservative */
+	/* 5 runs: t about 12 at CV 5%, about 6 at CV 10% (then BH over 50 rows
+	 * needs p < 0.001, which a t on ~7 df reaches about 2 times in 3) */
+	assert_true(hit[0] >= 0.95 * EVENTS / 2);
+	assert_true(hit[1] >= 0.55 * EVENTS / 2);
+	assert_true(covered >= 0.93 * EVENTS && covered <= 0.97 * EVENTS);
+	/* BH bounds the FDR by 0.05 * 49/50 when the tests are independent */
+	assert_true(fdr <= 0.05 + 3 * sd);
+	gsl_rng_free(g);
+}
+
+/* The A/A floor itself, 10 runs split 5/5, no difference: few events flag
+ * anything. The one-run binomial test on Poisson counts with no difference:
+ * the same bound. */
+static void simulated_floor_and_sampling(void **state)
+{
+	enum { EVENTS = 400, ROWS = 50 };
+	gsl_rng *g = rng_new(2013);
+	static struct matrix a, b;
+	struct vp_stat_result res[ROWS];
+	double mean[ROWS], cv[ROWS];
+	int floors = 0, any = 0;
+	double tol = 3 * sqrt(0.05 * 0.95 * EVENTS);
+	(void)state;
+
+	for (int e = 0; e < EVENTS; e++) {
+		size_t flagged;
+
+		for (int r = 0; r < ROWS; r++) {
+			mean[r] = 20 * exp(gsl_rng_uniform(g) * 6);
+			cv[r] = 0.05 + gsl_rng_uniform(g) * 0.35;
+		}
+		fill_event(g, &a, &b, ROWS, 10, 1, 1, mean, cv);
+		assert_int_equal(vp_stat_aa_floor(&a.m, 0.05, &flagged), 0);
+		floors += flagged > 0;
+
+		/* one run each, counts Poisson around the same rate */
+		mat_init(&a, ROWS, 1, 0);
+		mat_init(&b, ROWS, 1, 0);
+		for (int r = 0; r < ROWS; r++) {
+			a.t[0] += a.v[r] = gsl_ran_poisson(g, mean[r]);
+			b.t[0] += b.v[r] = gsl_ran_poisson(g, mean[r]);
+		}
+		assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, res), 0);
+		for (int r = 0; r < ROWS; r++)
+			if (res[r].significant) {
+				assert_int_equal(res[r].basis, VP_STAT_SAMPLING);
+				any++;
+				break;
+			}
+	}
+	print_message("A/A floor: %d of %d events flag a row; one-run Poisson: %d\n", floors,
+		      EVENTS, any);
+	assert_true(floors <= 0.05 * EVENTS + tol);
+	assert_true(any <= 0.05 * EVENTS + tol);
+	gsl_rng_free(g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(welch_matches_r),
+		cmocka_unit_test(degenerate_rows),
+		cmocka_unit_test(one_run_binomial),
+		cmocka_unit_test(interval_agrees_with_p),
+		cmocka_unit_test(bh_published_vector),
+		cmocka_unit_test(bh_paper_example),
+		cmocka_unit_test(event_is_rows_plus_bh),
+		cmocka_unit_test(aa_floor_splits_in_order),
+		cmocka_unit_test(describe_and_bad_input),
+		cmocka_unit_test(simulated_fdr_and_power),
+		cmocka_unit_test(simulated_floor_and_sampling),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
