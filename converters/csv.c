@@ -376,6 +376,10 @@ static void time_row(FILE *f, const char *side, const char *key, const char *nam
 	fputc(',', f);
 	text_cell(f, name, strlen(name), safe);
 	fprintf(f, ",%.6f,%.6f,%.6f,", v->base, v->side, v->delta);
+	if (v->lo == v->lo)	/* not NAN: several runs a side */
+		fprintf(f, "%.6f,%.6f,", v->lo, v->hi);
+	else
+		fprintf(f, ",,");
 	if (share == share)	/* not NAN: there is a gap */
 		fprintf(f, "%.6f", share);
 	fprintf(f, ",%d\n", v->known);

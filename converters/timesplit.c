@@ -20,14 +20,21 @@ static void cell(char *buf, size_t size, double s, int sign)
 	snprintf(buf, size, "%s%.31s", sign && s >= 0 ? "+" : "", t);
 }
 
-static void line(FILE *f, int nw, const char *name, const struct vp_time_value *x, const char *last)
+static void line(FILE *f, int nw, const char *name, const struct vp_time_value *x, const char *last,
+		 int intervals)
 {
-	char b[40], v[40], d[40];
+	char b[40], v[40], d[40], lo[40], hi[40];
 
 	cell(b, sizeof(b), x->base, 0);
 	cell(v, sizeof(v), x->side, 0);
 	cell(d, sizeof(d), x->delta, 1);
-	fprintf(f, "#   %-*s  %10s  %10s  %10s  %10s\n", nw, name, b, v, d, last);
+	fprintf(f, "#   %-*s  %10s  %10s  %10s  %10s", nw, name, b, v, d, last);
+	if (intervals && !isnan(x->lo)) {
+		cell(lo, sizeof(lo), x->lo, 1);
+		cell(hi, sizeof(hi), x->hi, 1);
+		fprintf(f, "  [%s, %s]", lo, hi);
+	}
+	fprintf(f, "\n");
 }
 
 /* A column head from a file's label, right-aligned over the numbers. */
@@ -42,7 +49,7 @@ static void head(FILE *f, const char *label)
 int vp_time_write_table(FILE *f, const struct vp_time_split *s, const char *base, const char *side)
 {
 	char last[32];
-	int nw = 16;
+	int nw = 16, intervals = !isnan(s->wall.lo);
 
 	for (int p = 0; p < VP_TIME_NPARTS; p++)
 		if ((int)strlen(vp_time_part_name(s, p)) > nw)
@@ -55,12 +62,13 @@ int vp_time_write_table(FILE *f, const struct vp_time_split *s, const char *base
 		s->nruns[0], nw, "");
 	head(f, base);
 	head(f, side);
-	fprintf(f, "  %10s  %10s\n", "difference", "of the gap");
+	fprintf(f, "  %10s  %10s%s\n", "difference", "of the gap",
+		intervals ? "  95% interval of the difference" : "");
 	if (s->ratio > 0)
 		snprintf(last, sizeof(last), "%.2fx", s->ratio);
 	else
 		snprintf(last, sizeof(last), "-");
-	line(f, nw, "wall time", &s->wall, last);
+	line(f, nw, "wall time", &s->wall, last, intervals);
 	for (int p = 0; p < VP_TIME_NPARTS; p++) {
 		double share = vp_time_part_percent(s, p);
 		if (!s->part[p].known)
@@ -69,8 +77,10 @@ int vp_time_write_table(FILE *f, const struct vp_time_split *s, const char *base
 			snprintf(last, sizeof(last), "-");
 		else
 			snprintf(last, sizeof(last), "%.1f%%", share);
-		line(f, nw, vp_time_part_name(s, p), &s->part[p], last);
+		line(f, nw, vp_time_part_name(s, p), &s->part[p], last, intervals);
 	}
+	if (!intervals)
+		fprintf(f, "#   (a side has one run: no interval; run-to-run variation unmeasured)\n");
 	fprintf(f, "#\n");
 	return ferror(f) ? -EIO : 0;
 }

@@ -14,9 +14,10 @@
  * with "# " like the tables' headers. */
 int vp_time_write_table(FILE *f, const struct vp_time_split *s, const char *base, const char *side);
 /* CSV (header VP_CSV_TIME_HEADER first when header): one row for the wall
- * time and one per part, seconds as recorded (microseconds), gap_share a
- * fraction of the gap (empty when there is no gap). */
-#define VP_CSV_TIME_HEADER "side,part,name,baseline,value,delta,gap_share,measured"
+ * time and one per part, seconds as recorded (microseconds), the delta's 95%
+ * interval (empty with one run on a side), gap_share a fraction of the gap
+ * (empty when there is no gap). */
+#define VP_CSV_TIME_HEADER "side,part,name,baseline,value,delta,delta_lo,delta_hi,gap_share,measured"
 int vp_time_write_csv(FILE *f, const struct vp_time_split *s, const char *side, int header,
 		      int csv_safe);
 

@@ -227,6 +227,10 @@ static void write_time_split(xmlTextWriterPtr w, const struct vp_comparison *c)
 			attr_f(w, "baseline", "%.6f", v->base);
 			attr_f(w, "value", "%.6f", v->side);
 			attr_f(w, "delta", "%.6f", v->delta);
+			if (!isnan(v->lo)) {
+				attr_f(w, "delta-lo", "%.6f", v->lo);
+				attr_f(w, "delta-hi", "%.6f", v->hi);
+			}
 		}
 		if (!isnan(share))
 			attr_f(w, "gap-share", "%.6f", share);

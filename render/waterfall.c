@@ -70,8 +70,9 @@ static void heading(struct canvas *c, const struct vp_comparison *cmp, const str
 	vp_format_time(v, sizeof(v), s->wall.side * 1e9, 1);
 	vp_format_time(d, sizeof(d), s->wall.delta * 1e9, 1);
 	snprintf(buf, sizeof(buf), "wall time %s %s, %s %s (%.2f\u00d7): the gap of %s%s split into its "
-		 "parts; %zu run%s against %zu", cmp->label[0], b, cmp->label[1], v, s->ratio,
-		 s->wall.delta >= 0 ? "+" : "", d, s->nruns[1], s->nruns[1] == 1 ? "" : "s", s->nruns[0]);
+		 "parts; %zu run%s against %zu%s", cmp->label[0], b, cmp->label[1], v, s->ratio,
+		 s->wall.delta >= 0 ? "+" : "", d, s->nruns[1], s->nruns[1] == 1 ? "" : "s", s->nruns[0],
+		 isnan(s->wall.lo) ? "" : ", whiskers: 95% intervals of the differences");
 	vp_font(cr, 11, 0);
 	vp_fit(cr, buf, c->w - 32, fit, sizeof(fit));
 	vp_text(c, fit, 16, 48, 0);
@@ -96,6 +97,22 @@ static void heading(struct canvas *c, const struct vp_comparison *cmp, const str
 	}
 }
 
+/* An interval from xa to xb at height y, with end ticks of height h. */
+static void whisker(struct canvas *c, double xa, double xb, double y, double h)
+{
+	cairo_t *cr = c->cr;
+
+	vp_set_rgb(cr, &vp_ink_rgb);
+	cairo_set_line_width(cr, 1.2);
+	cairo_move_to(cr, xa, y);
+	cairo_line_to(cr, xb, y);
+	cairo_move_to(cr, xa, y - h / 2);
+	cairo_line_to(cr, xa, y + h / 2);
+	cairo_move_to(cr, xb, y - h / 2);
+	cairo_line_to(cr, xb, y + h / 2);
+	cairo_stroke(cr);
+}
+
 int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp,
 		      const struct vp_time_split *s, const struct vp_chart_opts *o)
 {
@@ -105,10 +122,14 @@ int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp,
 	char buf[256], name[256];
 
 	heading(c, cmp, s, o);
-	/* the axis reaches the furthest any bar goes */
+	/* the axis reaches the furthest any bar or whisker goes */
 	max = fmax(s->wall.base, s->wall.side) * 1e9;
+	if (!isnan(s->wall.hi))
+		max = fmax(max, (s->wall.base + s->wall.hi) * 1e9);
 	for (int p = 0; p < VP_TIME_NPARTS; p++)
 		if (s->part[p].known) {
+			if (!isnan(s->part[p].hi))
+				max = fmax(max, at + s->part[p].hi * 1e9);
 			at += s->part[p].delta * 1e9;
 			max = fmax(max, at);
 		}
@@ -174,6 +195,14 @@ int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp,
 		struct mark m = { .kind = MARK_BAR, .x = x0, .y = bt, .w = x1 - x0, .h = bh,
 				  .side = wall ? side : -1, .value = value };
 		vp_marks_add(c->marks, &m, "%s: %s", name, buf);
+		/* across runs: a whisker for the difference's interval, where the
+		 * step (or the side's bar) ends */
+		if ((side || !wall) && !isnan(v->lo)) {
+			double base = wall ? s->wall.base * 1e9 : from;
+			whisker(c, vp_axis_pos(&a, base + v->lo * 1e9), vp_axis_pos(&a, base + v->hi * 1e9),
+				bt + bh / 2, bh * 0.6);
+			x1 = fmax(x1, vp_axis_pos(&a, base + v->hi * 1e9));
+		}
 
 		char fit[256];
 		vp_font(cr, 11, 0);

@@ -4,7 +4,10 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "lib/compare/stats.h"
 
 static const char *const keys[VP_TIME_NPARTS] = { "user", "system", "steal", "waiting", "blocked",
 						   "remainder" };
@@ -24,18 +27,40 @@ static double part_of(const struct vp_profile_meta *m, enum vp_time_part p)
 	}
 }
 
-static int mean(const struct vp_profile_meta *const *runs, size_t n, enum vp_time_part p, int wall,
-		double *out)
-{
-	double sum = 0;
+#define ALPHA 0.05
 
+/* Part p of every run of runs (p < 0: the wall time; VP_TIME_REMAINDER: the
+ * run's own wall minus its measured parts, the parts measured on every run
+ * being given by known); 0 when a run did not measure it. */
+static int values(const struct vp_profile_meta *const *runs, size_t n, int p, const int *known,
+		  double *out)
+{
 	for (size_t i = 0; i < n; i++) {
-		double v = wall ? runs[i]->wall_time : part_of(runs[i], p);
-		if (!(v >= 0))
+		double v = p < 0 ? runs[i]->wall_time : part_of(runs[i], (enum vp_time_part)p);
+		if (p == VP_TIME_REMAINDER) {
+			v = runs[i]->wall_time;
+			for (int q = 0; q < VP_TIME_REMAINDER; q++)
+				if (known[q])
+					v -= part_of(runs[i], (enum vp_time_part)q);
+		} else if (!(v >= 0)) {
 			return 0;
-		sum += v;
+		}
+		out[i] = v;
 	}
-	*out = sum / (double)n;
+	return 1;
+}
+
+/* Part p of both sides: means, difference, interval; 0 when not measured. */
+static int diff(const struct vp_profile_meta *const *base, size_t nbase,
+		const struct vp_profile_meta *const *side, size_t nside, int p, const int *known,
+		double *scratch, struct vp_time_value *v)
+{
+	struct vp_stat_diff d;
+
+	if (!values(base, nbase, p, known, scratch) || !values(side, nside, p, known, scratch + nbase) ||
+	    vp_stat_mean_diff(scratch, nbase, scratch + nbase, nside, ALPHA, &d) < 0)
+		return 0;
+	*v = (struct vp_time_value){ d.base, d.side, d.delta, d.lo, d.hi, 1 };
 	return 1;
 }
 
@@ -45,6 +70,8 @@ int vp_time_split(const struct vp_profile_meta *const *base, size_t nbase,
 {
 	const struct vp_profile_meta *const *sides[2] = { base, side };
 	size_t n[2] = { nbase, nside };
+	int known[VP_TIME_REMAINDER];
+	double *scratch;
 
 	*out = (struct vp_time_split){ { nbase, nside } };
 	if (!nbase || !nside)
@@ -55,30 +82,19 @@ int vp_time_split(const struct vp_profile_meta *const *base, size_t nbase,
 				return vp_errorf(err, -ENODATA, "'%s': no wall time in the file (it was not "
 						 "recorded by vmprof record with a command)",
 						 sides[s][i]->source ? sides[s][i]->source : "?");
-	mean(base, nbase, 0, 1, &out->wall.base);
-	mean(side, nside, 0, 1, &out->wall.side);
-	out->wall.delta = out->wall.side - out->wall.base;
-	out->wall.known = 1;
+	if (!(scratch = malloc((nbase + nside) * sizeof(*scratch))))
+		return vp_errorf(err, -ENOMEM, "out of memory");
+	diff(base, nbase, side, nside, -1, NULL, scratch, &out->wall);
 	out->ratio = out->wall.base > 0 ? out->wall.side / out->wall.base : 0;
-	struct vp_time_value *rest = &out->part[VP_TIME_REMAINDER];
-	*rest = out->wall;
-	for (int p = 0; p < VP_TIME_REMAINDER; p++) {
-		struct vp_time_value *v = &out->part[p];
-		v->known = mean(base, nbase, p, 0, &v->base) && mean(side, nside, p, 0, &v->side);
-		if (!v->known) {
-			v->base = v->side = 0;
-			continue;
-		}
-		v->delta = v->side - v->base;
-		rest->base -= v->base;
-		rest->side -= v->side;
-		rest->delta -= v->delta;
-	}
+	for (int p = 0; p < VP_TIME_REMAINDER; p++)
+		known[p] = diff(base, nbase, side, nside, p, NULL, scratch, &out->part[p]);
+	diff(base, nbase, side, nside, VP_TIME_REMAINDER, known, scratch, &out->part[VP_TIME_REMAINDER]);
+	free(scratch);
 	/* the remainder says what it holds besides what nothing measures */
 	char *buf = out->remainder_name;
 	size_t k = (size_t)snprintf(buf, sizeof(out->remainder_name), "remainder");
 	for (int q = 0, first = 1; q < VP_TIME_REMAINDER; q++)
-		if (!out->part[q].known) {
+		if (!known[q]) {
 			k += (size_t)snprintf(buf + k, sizeof(out->remainder_name) - k, "%s%s",
 					      first ? " (" : ", ", names[q]);
 			first = 0;

@@ -5,7 +5,9 @@
  * from the runs' metadata alone, so the compare table, its CSV and XML, the
  * waterfall chart and the HTML report print the same numbers.
  *
- * Each part is the difference of the two sides' means over their runs.
+ * Each part is the difference of the two sides' means over their runs, with
+ * an interval when both sides have several runs (the remainder's from each
+ * run's own remainder).
  * Waiting and blocked are the command's as a whole (no thread running and
  * one runnable; every thread blocked), so for a program that runs one thread
  * at a time the parts add up to the wall time on each side; CPU time is
@@ -35,6 +37,8 @@ enum vp_time_part {
 struct vp_time_value {
 	double base, side;	/* means over the runs, seconds */
 	double delta;		/* side - base */
+	double lo, hi;		/* delta's 95% interval across runs (Welch, stats.h); NAN with
+				   fewer than 2 runs on a side */
 	int known;		/* every run of both sides measured it (always, for the remainder) */
 };
 
