@@ -86,28 +86,22 @@ int vp_perfdata_write_header(FILE *f, const char *path, struct vp_error *err)
 		fprintf(f, "# %-16s: %.3f s\n", "duration", m.duration);
 	if (m.clocksource)
 		S("clocksource", m.clocksource);
-	if (m.wall_time >= 0)
-		fprintf(f, "# %-16s: %.6f s\n", "wall time", m.wall_time);
 	if (m.cpu_time >= 0)
 		fprintf(f, "# %-16s: %.3f s\n", "command cpu time", m.cpu_time);
-	if (m.user_time >= 0)
-		fprintf(f, "# %-16s: %.6f s\n", "user time", m.user_time);
-	if (m.system_time >= 0)
-		fprintf(f, "# %-16s: %.6f s\n", "system time", m.system_time);
 	if (m.steal_time >= 0)
 		fprintf(f, "# %-16s: %.3f s\n", "steal time", m.steal_time);
-	if (m.steal_running >= 0)
-		fprintf(f, "# %-16s: %.6f s (of the steal, while its threads ran)\n", "steal running",
-			m.steal_running);
-	if (m.runnable_wait >= 0)
-		fprintf(f, "# %-16s: %.6f s (summed over threads)\n", "runnable wait", m.runnable_wait);
-	if (m.blocked_time >= 0)
-		fprintf(f, "# %-16s: %.6f s (summed over threads)\n", "blocked time", m.blocked_time);
-	if (m.wall_waiting >= 0)
-		fprintf(f, "# %-16s: %.6f s (no thread running, some runnable)\n", "wall waiting",
-			m.wall_waiting);
-	if (m.wall_blocked >= 0)
-		fprintf(f, "# %-16s: %.6f s (every thread blocked)\n", "wall blocked", m.wall_blocked);
+	/* where the command's time went: "wall-time" as "wall time" */
+	for (size_t i = 0; i < VP_META_NTIMES; i++) {
+		char label[32];
+		if (*vp_meta_time_c(&m, i) < 0)
+			continue;
+		snprintf(label, sizeof(label), "%s", vp_meta_times[i].key);
+		for (char *c = label; *c; c++)
+			*c = *c == '-' ? ' ' : *c;
+		fprintf(f, "# %-16s: %.6f s%s%s%s\n", label, *vp_meta_time_c(&m, i),
+			vp_meta_times[i].what ? " (" : "", vp_meta_times[i].what ? vp_meta_times[i].what : "",
+			vp_meta_times[i].what ? ")" : "");
+	}
 	if (m.sched_method)
 		S("sched method", m.sched_method);
 	if (m.sched_lost)

@@ -11,11 +11,6 @@ const char *vp_value_name(const struct vp_comparison *cmp)
 	return cmp->value == VP_VALUE_SAMPLES ? "samples" : "period";
 }
 
-int vp_value_is_time(const struct vp_comparison *cmp, const struct vp_cmp_event *e)
-{
-	return cmp->value == VP_VALUE_PERIOD && vp_event_names_are_time(e->side_name, 2);
-}
-
 const char *vp_event_value_name(const struct vp_comparison *cmp, const struct vp_cmp_event *e)
 {
 	return vp_value_is_time(cmp, e) ? "time" : vp_value_name(cmp);

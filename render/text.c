@@ -126,6 +126,11 @@ void vp_format_count(double v, char *buf, size_t size)
 		snprintf(buf, size, "%.1f%s", v, unit[u]);
 }
 
+int vp_value_is_time(const struct vp_comparison *cmp, const struct vp_cmp_event *e)
+{
+	return cmp->value == VP_VALUE_PERIOD && vp_event_names_are_time(e->side_name, 2);
+}
+
 void vp_format_value(const struct vp_comparison *cmp, const struct vp_cmp_event *e, double v,
 		     char *buf, size_t size)
 {

@@ -37,7 +37,7 @@ t0=$(date +%s)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 # Outputs of an earlier run are replaced, not mixed with this one's.
-rm -rf "$out/host" "$out/guest" "$out/tables" "$out/charts" "$out"/*.cmp.xml "$out"/*.txt
+rm -rf "$out/host" "$out/guest" "$out/tables" "$out/charts" "$out"/*.cmp.xml "$out"/*.txt "$out"/*.time.csv
 
 say "1/5 guest kernel and initramfs"
 kernel=$("$top/examples/vm/fetch-kernel.sh" "$build/vm/kernel")
@@ -60,6 +60,10 @@ compare() {	# compare NAME HOST GUEST [OPTIONS]
 		"$host" "$guest" > "$name.txt.tmp" 2>"$name.err" ) ||
 		{ cat "$out/$name.err" >&2; die "vmprof compare for $name failed"; }
 	mv "$out/$name.txt.tmp" "$out/$name.txt"
+	# where the time went, as numbers (the headline of $name.txt)
+	( cd "$out" && "$vmprof" compare --labels host,guest --time --format csv -o "$name.cmp.xml" "$@" \
+		"$host" "$guest" > "$name.time.csv" 2>"$name.err" ) ||
+		{ cat "$out/$name.err" >&2; die "vmprof compare --time for $name failed"; }
 	rm -f "$out/$name.err"
 }
 for name in matmul memwalk pingpong; do
@@ -75,6 +79,13 @@ mkdir -p "$out/tables"
 	die "vmprof report --weight ret of guest/appio.data failed"
 for side in host guest; do mv "$out/tables/appio.$side.xml.tmp" "$out/tables/appio.$side.xml"; done
 compare appio tables/appio.host.xml tables/appio.guest.xml
+# I/O per function as PAPI-V's appio counts it: calls, bytes, errors, short,
+# EOF, mean block and time inside the calls (report --io).
+"$vmprof" report --io "$out/host/appio.data" > "$out/tables/appio.host.io.txt" ||
+	die "vmprof report --io of host/appio.data failed"
+"$vmprof" report --io --kallsyms "$out/guest/kallsyms" --symfs "$build/vm/root" \
+	"$out/guest/appio.data" > "$out/tables/appio.guest.io.txt" ||
+	die "vmprof report --io of guest/appio.data failed"
 
 say "5/5 charts"
 mkdir -p "$out/charts"
@@ -89,6 +100,27 @@ for name in "${workloads[@]}"; do
 	echo "######## $name: $(head -n 1 "$out/host/$name.out")"
 	cat "$out/$name.txt"
 done
+for side in host guest; do
+	echo
+	echo "######## appio on the $side, I/O per function"
+	cat "$out/tables/appio.$side.io.txt"
+done
+# Where the time went, every workload at a glance (the headlines above):
+# matmul computes (user CPU), pingpong and appio wait (blocked, waiting).
+echo
+printf '%-9s %10s %10s %7s   %s\n' workload host guest ratio "largest parts of the gap"
+for name in "${workloads[@]}"; do
+	python3 - "$name" "$out/$name.time.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[2])))
+wall = rows[0]
+parts = sorted((r for r in rows[1:] if r["measured"] == "1" and r["gap_share"]),
+               key=lambda r: -abs(float(r["delta"])))[:3]
+base, side = float(wall["baseline"]), float(wall["value"])
+print("%-9s %9.3fs %9.3fs %6.2fx   %s" % (sys.argv[1], base, side, side / base if base else 0,
+      ", ".join("%s %.0f%%" % (r["name"], 100 * float(r["gap_share"])) for r in parts)))
+PY
+done
 echo
 hdr() { "$vmprof" report --header "$1" | sed -n "s/^# $2 *: //p"; }
 printf '%-6s %-18s %-50s %s\n' side kernel hypervisor "steal time (matmul)"
@@ -101,6 +133,7 @@ echo "outputs in $out:"
 echo "  host/*.data, guest/*.data   the recordings (perf report -i reads them too); guest/ also has its kallsyms"
 echo "  host/*.out, guest/*.out     what each workload printed (appio: its bytes per function)"
 echo "  *.txt, *.cmp.xml            the comparisons (tables above; full comparison for vmprof chart)"
-echo "  tables/                     the I/O tables in bytes (report --weight ret)"
-echo "  charts/<workload>/          bar and circle charts, SVG and PNG"
+echo "  *.time.csv                  where the time went, host against guest (compare --time --format csv)"
+echo "  tables/                     the I/O tables in bytes (report --weight ret) and per function (report --io)"
+echo "  charts/<workload>/          bar and circle charts and the time waterfall, SVG and PNG"
 say "finished in $(( $(date +%s) - t0 ))s"

@@ -21,25 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(__x86_64__)
-static inline long sys3(long nr, long a, long b, long c)
-{
-	long ret;
-	__asm__ volatile("syscall" : "=a"(ret) : "a"(nr), "D"(a), "S"(b), "d"(c)
-			 : "rcx", "r11", "memory");
-	return ret;
-}
-#define do_read(fd, buf, n) sys3(0, (fd), (long)(buf), (long)(n))
-#define do_write(fd, buf, n) sys3(1, (fd), (long)(buf), (long)(n))
-#else
-#include <errno.h>
-static long ret_errno(long r)
-{
-	return r < 0 ? -errno : r;
-}
-#define do_read(fd, buf, n) ret_errno(read((fd), (buf), (n)))
-#define do_write(fd, buf, n) ret_errno(write((fd), (buf), (n)))
-#endif
+#include "inline_syscall.h"
 
 struct count { long bytes, calls, errors, shorts, eofs; };
 

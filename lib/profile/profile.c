@@ -11,14 +11,16 @@
 #include "lib/util/namelist.h"
 
 const struct vp_meta_time_field vp_meta_times[VP_META_NTIMES] = {
-	{ "wall-time", offsetof(struct vp_profile_meta, wall_time) },
-	{ "user-time", offsetof(struct vp_profile_meta, user_time) },
-	{ "system-time", offsetof(struct vp_profile_meta, system_time) },
-	{ "runnable-wait", offsetof(struct vp_profile_meta, runnable_wait) },
-	{ "blocked-time", offsetof(struct vp_profile_meta, blocked_time) },
-	{ "wall-waiting", offsetof(struct vp_profile_meta, wall_waiting) },
-	{ "wall-blocked", offsetof(struct vp_profile_meta, wall_blocked) },
-	{ "steal-running", offsetof(struct vp_profile_meta, steal_running) },
+	{ "wall-time", offsetof(struct vp_profile_meta, wall_time), NULL },
+	{ "user-time", offsetof(struct vp_profile_meta, user_time), NULL },
+	{ "system-time", offsetof(struct vp_profile_meta, system_time), NULL },
+	{ "steal-running", offsetof(struct vp_profile_meta, steal_running),
+	  "of the steal, while its threads ran" },
+	{ "runnable-wait", offsetof(struct vp_profile_meta, runnable_wait), "summed over threads" },
+	{ "blocked-time", offsetof(struct vp_profile_meta, blocked_time), "summed over threads" },
+	{ "wall-waiting", offsetof(struct vp_profile_meta, wall_waiting),
+	  "no thread running, some runnable" },
+	{ "wall-blocked", offsetof(struct vp_profile_meta, wall_blocked), "every thread blocked" },
 };
 
 double *vp_meta_time(struct vp_profile_meta *m, size_t i)

@@ -107,6 +107,7 @@ struct vp_profile_meta {
 struct vp_meta_time_field {
 	const char *key;	/* "wall-time", "user-time"... */
 	size_t offset;		/* of a double in struct vp_profile_meta */
+	const char *what;	/* how it is counted, for people; NULL when the name says it */
 };
 #define VP_META_NTIMES 8
 extern const struct vp_meta_time_field vp_meta_times[VP_META_NTIMES];

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "access.h"
 #include "events.h"
 #include "machine.h"
 #include "lib/perfdata/write.h"
@@ -90,81 +91,17 @@ static long perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int g
 	return syscall(SYS_perf_event_open, a, pid, cpu, group, fl);
 }
 
-static int paranoid(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
-}
-
-/* Why an event did not open, in words a user can act on. The paranoid level
- * it needs: -1 for tracepoint payloads, 0 for whole CPUs (-a, -C), 1 for
- * kernel samples. */
-static int open_error(const struct rec *r, const struct vp_event_spec *e, int errnum)
-{
-	struct vp_error *err = r->err;
-	int need = e->tracepoint ? -1 : r->o->system_wide || r->o->cpus ? 0 : 1;
-
-	if (errnum == EACCES || errnum == EPERM)
-		return vp_errorf(err, -errnum, "event '%s': not permitted: perf_event_paranoid is %d; "
-				 "run as root or set it to %d (sysctl kernel.perf_event_paranoid=%d)",
-				 e->name, paranoid(), need, need);
-	if (e->needs_pmu && (errnum == ENOENT || errnum == EOPNOTSUPP || errnum == ENODEV))
-		return vp_errorf(err, -errnum, "event '%s': no hardware PMU is visible to this machine "
-				 "(%s); software events and tracepoints still work", e->name, strerror(errnum));
-	if (errnum == EMFILE)
-		return vp_errorf(err, -errnum, "event '%s': too many open files (raise ulimit -n)", e->name);
-	return vp_errorf(err, -errnum, "event '%s': cannot open: %s", e->name, strerror(errnum));
-}
-
-/* perf's evsel__fallback: where the kernel refuses kernel-side sampling to
- * this user (perf_event_paranoid >= 2, no CAP_PERFMON), an event asked
- * without u/k/h counts user space only, renamed as perf renames it
- * ("cpu-clock:u"). Not with -a or -C and not for an explicit :k or :h: those
- * fail with the reason. 1 when the event changed. */
-static int fall_back_to_user(struct rec *r, struct vp_event_spec *e)
-{
-	size_t len = strlen(e->name);
-
-	if (r->o->system_wide || r->o->cpus || e->levels || e->attr.exclude_kernel ||
-	    e->attr.exclude_user || len + 3 > sizeof(e->name))
-		return 0;
-	e->attr.exclude_kernel = 1;
-	e->attr.exclude_hv = 1;
-	strcpy(e->name + len, e->has_modifiers ? "u" : ":u");
-	r->user_only++;
-	return 1;
-}
-
-/* Said once, naming every event that fell back. */
-static void warn_user_only(const struct rec *r)
-{
-	char names[512] = "";
-	size_t at = 0;
-
-	for (size_t e = 0; e < r->nev && at < sizeof(names); e++)
-		if (r->ev[e].attr.exclude_kernel && r->ev[e].attr.exclude_hv && !r->ev[e].levels)
-			at += (size_t)snprintf(names + at, sizeof(names) - at, "%s'%s'", at ? ", " : "",
-					       r->ev[e].name);
-	vp_warn("kernel.perf_event_paranoid=%d keeps kernel samples from this user: recording "
-		"user space only (%s), as perf does; run as root or set it to 1 for kernel samples",
-		paranoid(), names);
-}
-
 /* One fd; an event's first open may fall back to user space and try again
  * (later opens of it follow the same rules). */
 static long open_event(struct rec *r, struct vp_event_spec *e, pid_t pid, int cpu, int first)
 {
 	long fd = perf_event_open(&e->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 
-	if (fd < 0 && first && (errno == EACCES || errno == EPERM) && fall_back_to_user(r, e))
+	if (fd < 0 && first && (errno == EACCES || errno == EPERM) &&
+	    vp_fall_back_to_user(e, r->o->system_wide || r->o->cpus)) {
+		r->user_only++;
 		fd = perf_event_open(&e->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	}
 	return fd;
 }
 
@@ -250,7 +187,8 @@ static int open_all(struct rec *r)
 				if (fd < 0) {
 					if (errno == ESRCH)	/* a thread of -p ended meanwhile */
 						continue;
-					return open_error(r, &r->ev[e], errno);
+					return vp_open_error(r->err, &r->ev[e], errno,
+							     r->o->system_wide || r->o->cpus);
 				}
 				r->fds[r->nfds++] = (int)fd;
 				if (add_id(r, e, (int)fd) < 0)
@@ -321,31 +259,6 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* --io: the syscall tracepoints of read and write, with their callchains so
- * that each call is charged to the program's function that made it. */
-static int add_io_events(struct rec *r)
-{
-	struct vp_event_spec *io, *all;
-	size_t n;
-	int rc;
-
-	if ((rc = vp_events_parse(VP_IO_EVENTS, &io, &n, r->err)) < 0) {
-		vp_error_prefix(r->err, "--io");
-		return rc;
-	}
-	if (!(all = realloc(r->ev, (r->nev + n) * sizeof(*all)))) {
-		free(io);
-		return vp_errorf(r->err, -ENOMEM, "out of memory");
-	}
-	for (size_t i = 0; i < n; i++)
-		io[i].callchain = 1;
-	memcpy(all + r->nev, io, n * sizeof(*io));
-	free(io);
-	r->ev = all;
-	r->nev += n;
-	return 0;
-}
-
 /* ---- the whole recording, step by step ---- */
 
 /* Options checked, events parsed (the default one chosen), CPUs listed. */
@@ -392,8 +305,12 @@ static int prepare(struct rec *r)
 			r->res->fell_back = 1;
 		}
 	}
-	if (o->io && (rc = add_io_events(r)) < 0)
+	/* --io: the syscall tracepoints of read and write, with their callchains
+	 * so that each call is charged to the program's function that made it */
+	if (o->io && (rc = vp_events_add(&r->ev, &r->nev, VP_IO_EVENTS, 1, err)) < 0) {
+		vp_error_prefix(err, "--io");
 		return rc;
+	}
 	setup_attrs(r);
 	return 0;
 }
@@ -640,24 +557,6 @@ static void stop(struct rec *r)
 	res->bytes = vp_pdw_data_size(r->w);
 }
 
-/* The steal of the command: each CPU's steal over its run, in the share of
- * that time its threads ran there (steal is only read at the start and the
- * end, so spread evenly over the run). Steal elsewhere (another CPU, while
- * the command waited or slept) is not its time. < 0 when unknown. */
-static double steal_running(const struct rec *r)
-{
-	double wall = r->t_exit - r->t0, sum = 0;
-
-	if (!r->cpu_steal[0] || !r->cpu_steal[1] || wall <= 0)
-		return -1;
-	for (size_t c = 0; c < MAX_CPUS; c++) {
-		double d = r->cpu_steal[1][c] - r->cpu_steal[0][c], share = vp_sched_ran_on(r->sched, (uint32_t)c) / wall;
-		if (d > 0)
-			sum += d * (share < 1 ? share : 1);
-	}
-	return sum;
-}
-
 /* Every step's resources, whichever step failed: the command killed, a
  * half-written file removed, descriptors, rings and buffers given back. */
 static void cleanup(struct rec *r)
@@ -716,7 +615,7 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 	if ((rc = open_all(&r)) < 0 || (rc = open_sched(&r)) < 0)
 		goto fail;
 	if (r.user_only)
-		warn_user_only(&r);
+		vp_warn_user_only(r.ev, r.nev);
 
 	/* The file: previous output kept as .old once this one is complete. */
 	if ((rc = open_output(&r)) < 0 || (rc = start(&r)) < 0)
@@ -734,7 +633,9 @@ int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, stru
 		vp_sched_totals(r.sched, &st);
 		facts.sched = &st;
 		facts.no_wakeups = vp_sched_no_wakeups(r.sched);
-		facts.steal_running = steal_running(&r);
+		if (r.cpu_steal[0] && r.cpu_steal[1])
+			facts.steal_running = vp_sched_steal(r.sched, r.cpu_steal[0], r.cpu_steal[1],
+							     MAX_CPUS, r.t_exit - r.t0);
 	}
 	rc = vp_record_finish(r.w, r.partial, o, r.ev, r.nev, r.page, &facts, err);
 	r.w = NULL;	/* finished or, on failure, removed */

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "access.h"
 #include "events.h"
 #include "ring.h"
 #include "schedacct.h"
@@ -197,9 +198,8 @@ int vp_sched_open(const struct vp_sched_opts *o, struct vp_sched **out, struct v
 		if ((r = side_attr("sched:sched_switch", PERF_SAMPLE_CALLCHAIN, &ev, err)) < 0)
 			goto fail;
 		if ((r = open_per_thread(s, &ev.attr, K_STACK)) < 0) {
-			r = vp_errorf(err, r, "--off-cpu: cannot open sched:sched_switch: %s%s", strerror(-r),
-				      r == -EACCES || r == -EPERM ? " (kernel-side samples need root or "
-				      "kernel.perf_event_paranoid <= 1)" : "");
+			r = vp_open_error(err, &ev, -r, 0);
+			vp_error_prefix(err, "--off-cpu");
 			goto fail;
 		}
 	}
@@ -479,9 +479,20 @@ int vp_sched_end(struct vp_sched *s, uint64_t end, vp_sched_emit emit, void *ctx
 	return vp_schedacct_end(s->acct, end, on_blocked, s);
 }
 
-double vp_sched_ran_on(const struct vp_sched *s, uint32_t cpu)
+double vp_sched_steal(const struct vp_sched *s, const double *steal0, const double *steal1,
+		      size_t ncpus, double wall)
 {
-	return (double)vp_schedacct_ran_on(s->acct, cpu) / 1e9;
+	double sum = 0;
+
+	if (wall <= 0)
+		return -1;
+	for (size_t c = 0; c < ncpus; c++) {
+		double d = steal1[c] - steal0[c];
+		double share = (double)vp_schedacct_ran_on(s->acct, (uint32_t)c) / 1e9 / wall;
+		if (d > 0)
+			sum += d * (share < 1 ? share : 1);
+	}
+	return sum;
 }
 
 void vp_sched_totals(const struct vp_sched *s, struct vp_sched_totals *t)

@@ -86,8 +86,14 @@ int vp_sched_pass(struct vp_sched *s, uint64_t upto, uint64_t floor, vp_sched_em
  * up to it. */
 int vp_sched_end(struct vp_sched *s, uint64_t end, vp_sched_emit emit, void *ctx);
 void vp_sched_totals(const struct vp_sched *s, struct vp_sched_totals *t);
-/* Seconds the threads ran on a CPU, summed over them. */
-double vp_sched_ran_on(const struct vp_sched *s, uint32_t cpu);
+/* The steal of the command: each CPU's steal over its run (steal0, steal1:
+ * per CPU seconds at its start and end, ncpus of them, as
+ * vp_steal_per_cpu reads them) in the share of the wall time its threads
+ * ran there; steal is only read at the two ends, so it is taken as spread
+ * evenly over the run. Steal on another CPU, or while the command waited or
+ * slept, is not its time. */
+double vp_sched_steal(const struct vp_sched *s, const double *steal0, const double *steal1,
+		      size_t ncpus, double wall);
 
 /* Now on VP_SCHED_CLOCK, in nanoseconds. */
 uint64_t vp_sched_now(void);

@@ -13,8 +13,7 @@
 # same. Inputs without a wall time are refused with the file's name.
 source "$(dirname "$0")/../lib.sh"
 need_perf
-[ -d /sys/kernel/tracing/events/sched ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
-[ -d /sys/kernel/tracing/events/sched ] || skip "no sched tracepoints (tracefs)"
+need_tracefs sched
 cd "$WORK"
 gcc -O1 -g -fno-omit-frame-pointer -pthread -o blocking "$TOP/test/workloads/blocking.c"
 "$VMPROF_SAN" record -e cpu-clock --label fast -o fast.data -- ./blocking 3 > /dev/null 2>&1 || fail "record fast"

@@ -8,8 +8,7 @@
 # the program's objects (the documented rule) gives vmprof's rows exactly.
 source "$(dirname "$0")/../lib.sh"
 need_perf
-[ -d /sys/kernel/tracing/events/sched ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
-[ -d /sys/kernel/tracing/events/sched ] || skip "no sched tracepoints (tracefs)"
+need_tracefs sched
 cd "$WORK"
 gcc -O1 -g -fno-omit-frame-pointer -pthread -o blocking "$TOP/test/workloads/blocking.c"
 rounds=8

@@ -9,8 +9,7 @@
 # threads share one CPU so that they wait; each sleeps between bursts.
 source "$(dirname "$0")/../lib.sh"
 need_perf
-[ -d /sys/kernel/tracing/events/sched ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
-[ -d /sys/kernel/tracing/events/sched ] || skip "no sched tracepoints (tracefs)"
+need_tracefs sched
 [ -r /proc/self/schedstat ] || skip "no /proc/PID/schedstat (CONFIG_SCHED_INFO) to check against"
 command -v taskset > /dev/null || skip "taskset (util-linux) is not installed"
 cd "$WORK"

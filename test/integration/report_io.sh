@@ -9,8 +9,7 @@
 # time is the workload's, not the tracer's). perf reads the file.
 source "$(dirname "$0")/../lib.sh"
 need_perf
-[ -d /sys/kernel/tracing/events/syscalls ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
-[ -d /sys/kernel/tracing/events/syscalls ] || skip "no syscall tracepoints (tracefs)"
+need_tracefs syscalls
 [ -x "$BUILD/examples/appio" ] || skip "workloads not built (make workloads)"
 command -v strace > /dev/null || skip "strace is not installed (make deps installs it)"
 cd "$WORK"

@@ -15,20 +15,7 @@
 
 static int ask[2], answer[2];
 
-#if defined(__x86_64__)
-static inline long sys3(long nr, long a, long b, long c)
-{
-	long ret;
-	__asm__ volatile("syscall" : "=a"(ret) : "a"(nr), "D"(a), "S"(b), "d"(c)
-			 : "rcx", "r11", "memory");
-	return ret;
-}
-#else
-static inline long sys3(long nr, long a, long b, long c)
-{
-	return syscall(nr, a, b, c);
-}
-#endif
+#include "../../examples/workloads/inline_syscall.h"
 
 static void pause_ms(long ms)
 {
