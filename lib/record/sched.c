@@ -41,8 +41,10 @@ struct vp_sched {
 	uint64_t offcpu_id;
 	int wakeups;			/* the wakeup tracepoints are open */
 	char no_wakeups[1024];
-	struct vp_tracedata *td;	/* the wakeups' formats: where "pid" is */
+	struct vp_tracedata *td;	/* the tracepoints' formats: where "pid", "next_pid" are */
 	int wake_id[2];			/* their tracepoint ids */
+	uint64_t switch_type;		/* sched_switch's sample_type (callchain? raw?) */
+	const struct vp_tpfield *next_pid;
 	char *copy;
 	struct vp_sev *q;		/* decoded, waiting for their time */
 	size_t nq, capq;
@@ -143,23 +145,40 @@ static int open_per_thread(struct vp_sched *s, struct perf_event_attr *a, enum k
 	return r;
 }
 
-/* The wakeup tracepoints, CPU-wide, and where their "pid" field is. */
-static int open_wakeups(struct vp_sched *s, struct vp_error *err)
+/* sched_switch per thread: its callchain for --off-cpu, its next_pid (a
+ * switch from one of the threads straight to another is the CPU's, not
+ * waiting) where payloads may be read. Failing is --off-cpu's error only. */
+static int open_switches(struct vp_sched *s, struct vp_event_spec *ev, struct vp_error *err)
 {
-	struct vp_event_spec ev[2];
-	size_t size;
-	char *blob;
+	uint64_t chain = s->o.off_cpu ? PERF_SAMPLE_CALLCHAIN : 0;
 	int r;
 
-	if ((r = side_attr("sched:sched_wakeup", PERF_SAMPLE_RAW, &ev[0], err)) < 0 ||
-	    (r = side_attr("sched:sched_wakeup_new", PERF_SAMPLE_RAW, &ev[1], err)) < 0)
+	ev->attr.sample_type = SIDE_TYPE | chain | PERF_SAMPLE_RAW;
+	if (s->td && (s->next_pid = vp_tracedata_field(s->td, (int)ev->attr.config, "next_pid")) &&
+	    open_per_thread(s, &ev->attr, K_STACK) == 0) {
+		s->switch_type = ev->attr.sample_type;
+		return 0;
+	}
+	s->next_pid = NULL;
+	if (!chain)
+		return 0;
+	ev->attr.sample_type = SIDE_TYPE | chain;
+	if ((r = open_per_thread(s, &ev->attr, K_STACK)) < 0) {
+		r = vp_open_error(err, ev, -r, 0);
+		vp_error_prefix(err, "--off-cpu");
 		return r;
-	if (!(blob = vp_tracing_data(ev, 2, s->o.page, &size)))
+	}
+	s->switch_type = ev->attr.sample_type;
+	return 0;
+}
+
+/* The wakeup tracepoints, CPU-wide (ev: their specs). */
+static int open_wakeups(struct vp_sched *s, struct vp_event_spec *ev, struct vp_error *err)
+{
+	int r;
+
+	if (!s->td)
 		return vp_errorf(err, -ENOENT, "no tracepoint formats in tracefs");
-	r = vp_tracedata_parse(blob, size, &s->td, err);
-	free(blob);
-	if (r < 0)
-		return r;
 	for (int i = 0; i < 2; i++) {
 		s->wake_id[i] = (int)ev[i].attr.config;
 		if (!vp_tracedata_field(s->td, s->wake_id[i], "pid"))
@@ -194,17 +213,26 @@ int vp_sched_open(const struct vp_sched_opts *o, struct vp_sched **out, struct v
 		r = vp_errorf(err, -EOPNOTSUPP, "no context switch records: %s", strerror(-r));
 		goto fail;
 	}
-	if (o->off_cpu) {
-		if ((r = side_attr("sched:sched_switch", PERF_SAMPLE_CALLCHAIN, &ev, err)) < 0)
-			goto fail;
-		if ((r = open_per_thread(s, &ev.attr, K_STACK)) < 0) {
-			r = vp_open_error(err, &ev, -r, 0);
-			vp_error_prefix(err, "--off-cpu");
-			goto fail;
-		}
-	}
+	/* the tracepoints and their formats (payloads: root or paranoid -1) */
+	struct vp_event_spec tp[3];
 	struct vp_error werr = { 0 };
-	if (open_wakeups(s, &werr) == 0) {
+	int have_tp = side_attr("sched:sched_switch", 0, &tp[0], &werr) == 0 &&
+		      side_attr("sched:sched_wakeup", PERF_SAMPLE_RAW, &tp[1], &werr) == 0 &&
+		      side_attr("sched:sched_wakeup_new", PERF_SAMPLE_RAW, &tp[2], &werr) == 0;
+	if (have_tp) {
+		size_t size;
+		char *blob = vp_tracing_data(tp, 3, s->o.page, &size);
+		if (blob)
+			vp_tracedata_parse(blob, size, &s->td, &werr);
+		free(blob);
+	} else if (o->off_cpu) {
+		*err = werr;
+		r = -ENOENT;
+		goto fail;
+	}
+	if (have_tp && (r = open_switches(s, &tp[0], err)) < 0)
+		goto fail;
+	if (have_tp && open_wakeups(s, tp + 1, &werr) == 0) {
 		s->wakeups = 1;
 	} else {	/* close what opened: the switch records stay */
 		snprintf(s->no_wakeups, sizeof(s->no_wakeups), "%s", werr.msg);
@@ -325,14 +353,27 @@ static int on_sample(struct vp_sched *s, const uint64_t *body, size_t n, struct 
 	k = (enum kind)(uintptr_t)vp_u64map_get(&s->kinds, body[0]);
 	ids(body + 1, e);
 	if (k == K_STACK) {
-		uint64_t nr = body[4];
-		if (nr > n - 5 || nr > MAX_STACK)
-			return 0;
+		size_t at = 4;	/* callchain, then raw, as the switch events have them */
 		e->kind = VP_SEV_STACK;
-		e->nstack = (uint32_t)nr;
-		if (nr && !(e->stack = malloc(nr * 8)))
-			return -ENOMEM;
-		memcpy(e->stack, body + 5, nr * 8);
+		if (s->switch_type & PERF_SAMPLE_CALLCHAIN) {
+			uint64_t nr = body[at++];
+			if (nr > n - at || nr > MAX_STACK)
+				return 0;
+			e->nstack = (uint32_t)nr;
+			if (nr && !(e->stack = malloc(nr * 8)))
+				return -ENOMEM;
+			memcpy(e->stack, body + at, nr * 8);
+			at += nr;
+		}
+		if ((s->switch_type & PERF_SAMPLE_RAW) && s->next_pid && at < n) {
+			uint32_t size;
+			int64_t next;
+			memcpy(&size, body + at, 4);
+			if (size <= (n - at) * 8 - 4 &&
+			    vp_tpfield_value(s->next_pid, (const uint8_t *)(body + at) + 4, size, &next) == 0 &&
+			    next > 0)
+				e->next = (uint32_t)next;
+		}
 		return push(s, e) < 0 ? (free(e->stack), -ENOMEM) : 0;
 	}
 	if (k == K_WAKE) {

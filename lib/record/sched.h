@@ -4,9 +4,10 @@
  * context_switch, per thread and inherited: "out" says whether the thread
  * was preempted, still runnable, or blocked), every sched:sched_wakeup and
  * sched_wakeup_new on each CPU (raw: the woken pid; the wakeup of a thread
- * by an interrupt happens outside it, so only CPU-wide events see it) and,
- * with --off-cpu, sched:sched_switch with its callchain per thread: the
- * stack at which it blocked.
+ * by an interrupt happens outside it, so only CPU-wide events see it) and
+ * sched:sched_switch per thread: the thread it switches to (a switch from
+ * one followed thread straight to another is the CPU's time, not waiting)
+ * and, with --off-cpu, its callchain: the stack at which it blocked.
  *
  * From these, per thread, in time order: blocked = switched out not
  * runnable until woken; runnable wait = woken (or preempted) until switched

@@ -20,6 +20,7 @@ struct thread {
 	uint64_t since;
 	uint64_t *stack, *pending;	/* the blocked interval's stack; the last sched_switch's */
 	uint32_t nstack, npending;
+	uint32_t next;			/* the last sched_switch's next thread */
 };
 
 struct vp_schedacct {
@@ -27,30 +28,68 @@ struct vp_schedacct {
 	struct vp_schedacct_totals t;
 	size_t count[NSTATES];		/* threads in each state */
 	uint64_t last;			/* time of the previous event, 0 before the first */
-	uint64_t *ran_on;		/* per CPU: nanoseconds the threads ran there */
+	struct cpu *cpus;		/* per CPU the threads ran on */
 	size_t ncpus;
 };
+
+struct cpu {
+	uint64_t ran;			/* nanoseconds the threads ran there */
+	/* A thread switched out there to another of ours (sched_switch's
+	 * next_pid), and nothing of ours happened there since: when that one
+	 * switches in there, the time between was the switch itself, on the CPU
+	 * (in some thread's CPU time), not waiting. */
+	uint32_t switching;		/* the thread switched to, 0: none */
+	uint64_t out, waiting_at_out;
+};
+
+/* CPU c's entry, made on first use; NULL when out of memory (the per-CPU
+ * figures are refinements: lose them rather than the recording). */
+static struct cpu *cpu_of(struct vp_schedacct *a, uint32_t c)
+{
+	if (c >= a->ncpus) {
+		size_t n = (size_t)c + 1;
+		struct cpu *v = c < 65536 ? realloc(a->cpus, n * sizeof(*v)) : NULL;
+		if (!v)
+			return NULL;
+		memset(v + a->ncpus, 0, (n - a->ncpus) * sizeof(*v));
+		a->cpus = v;
+		a->ncpus = n;
+	}
+	return &a->cpus[c];
+}
 
 /* th ran on its CPU from th->since to t. */
 static void ran(struct vp_schedacct *a, struct thread *th, uint64_t t)
 {
-	if (th->state != RUNNING || !th->since || t <= th->since)
+	struct cpu *c;
+
+	if (th->state == RUNNING && th->since && t > th->since && (c = cpu_of(a, th->cpu)))
+		c->ran += t - th->since;
+}
+
+/* An event of ours on a CPU: the switch in of the thread a switch out there
+ * went to gives the switch's time back to running. next: a switch out's. */
+static void on_cpu(struct vp_schedacct *a, const struct vp_sev *e, uint32_t next)
+{
+	struct cpu *c = cpu_of(a, e->cpu);
+
+	if (!c)
 		return;
-	if (th->cpu >= a->ncpus) {
-		size_t n = (size_t)th->cpu + 1;
-		uint64_t *v = th->cpu < 65536 ? realloc(a->ran_on, n * sizeof(*v)) : NULL;
-		if (!v)
-			return;	/* an estimate's input: lose it rather than fail the recording */
-		memset(v + a->ncpus, 0, (n - a->ncpus) * sizeof(*v));
-		a->ran_on = v;
-		a->ncpus = n;
+	if (e->kind == VP_SEV_IN && c->switching == e->tid && e->time >= c->out) {
+		uint64_t moved = a->t.waiting_wall_ns - c->waiting_at_out;
+		if (moved > e->time - c->out)
+			moved = e->time - c->out;
+		a->t.waiting_wall_ns -= moved;
+		a->t.running_wall_ns += moved;
 	}
-	a->ran_on[th->cpu] += t - th->since;
+	c->switching = e->kind == VP_SEV_OUT ? next : 0;
+	c->out = e->time;
+	c->waiting_at_out = a->t.waiting_wall_ns;
 }
 
 uint64_t vp_schedacct_ran_on(const struct vp_schedacct *a, uint32_t cpu)
 {
-	return cpu < a->ncpus ? a->ran_on[cpu] : 0;
+	return cpu < a->ncpus ? a->cpus[cpu].ran : 0;
 }
 
 static void set_state(struct vp_schedacct *a, struct thread *th, enum state st)
@@ -93,7 +132,7 @@ void vp_schedacct_free(struct vp_schedacct *a)
 		}
 	}
 	vp_u64map_free(&a->threads);
-	free(a->ran_on);
+	free(a->cpus);
 	free(a);
 }
 
@@ -142,8 +181,11 @@ int vp_schedacct_event(struct vp_schedacct *a, struct vp_sev *e, vp_blocked_fn f
 	struct thread *th = vp_u64map_get(&a->threads, e->tid);
 	int r = 0;
 
-	if (e->kind != VP_SEV_WAKE || th)
+	if (e->kind != VP_SEV_WAKE || th) {
 		advance(a, e->time);
+		if (e->kind != VP_SEV_WAKE)	/* a wakeup's CPU is the waker's */
+			on_cpu(a, e, th && e->kind == VP_SEV_OUT ? th->next : 0);
+	}
 	if (e->kind == VP_SEV_FORK) {
 		if (!th && !(th = add(a, e->tid, e->pid)))
 			return -ENOMEM;
@@ -191,6 +233,7 @@ int vp_schedacct_event(struct vp_schedacct *a, struct vp_sev *e, vp_blocked_fn f
 		free(th->pending);
 		th->pending = e->stack;
 		th->npending = e->nstack;
+		th->next = e->next;
 		e->stack = NULL;
 		break;
 	case VP_SEV_OUT:
@@ -210,6 +253,7 @@ int vp_schedacct_event(struct vp_schedacct *a, struct vp_sev *e, vp_blocked_fn f
 			free(th->pending);
 		th->pending = NULL;
 		th->npending = 0;
+		th->next = 0;
 		break;
 	case VP_SEV_IN:
 		if (th->state == RUNNABLE && e->time > th->since)

@@ -11,7 +11,7 @@
 enum vp_sev_kind {
 	VP_SEV_FORK,	/* a followed thread made tid */
 	VP_SEV_EXIT,	/* tid ended: later records of it (its last switch out) are not blocking */
-	VP_SEV_STACK,	/* sched_switch: the stack tid is switched out at */
+	VP_SEV_STACK,	/* sched_switch: the stack tid is switched out at, the thread after it */
 	VP_SEV_OUT,	/* switched out: preempt says still runnable */
 	VP_SEV_IN,	/* switched in */
 	VP_SEV_WAKE,	/* woken (sched_wakeup, sched_wakeup_new) */
@@ -22,7 +22,8 @@ struct vp_sev {
 	uint32_t pid, tid, cpu;
 	uint8_t kind, preempt;
 	uint32_t nstack;
-	uint64_t *stack;	/* VP_SEV_STACK: malloc'd, handed over with the event */
+	uint64_t *stack;	/* VP_SEV_STACK: malloc'd, handed over with the event, or NULL */
+	uint32_t next;		/* VP_SEV_STACK: the thread switched to, 0 when unknown */
 };
 
 /* A blocked interval that ended (or was cut at the end of the recording). */

@@ -142,12 +142,39 @@ static void threads_fork_exit_and_strangers(void **state)
 	vp_schedacct_free(a);
 }
 
+/* A switch from one of the threads straight to another (sched_switch's
+ * next_pid) is the CPU switching, in some thread's CPU time: running. A
+ * switch out to anyone else, back to the same thread, was waiting. */
+static void direct_switches_run(void **state)
+{
+	struct vp_schedacct *a = vp_schedacct_new();
+	struct vp_schedacct_totals t;
+	struct seen s = { 0 };
+	struct vp_sev to_b = { 100, 0, 100, 7, 1, VP_SEV_STACK, 0, 0, NULL, 8 };
+	(void)state;
+
+	ev(a, &s, 10, VP_SEV_IN, 7, 0);
+	ev(a, &s, 20, VP_SEV_FORK, 8, 0);
+	ev(a, &s, 30, VP_SEV_WAKE, 8, 0);
+	assert_int_equal(vp_schedacct_event(a, &to_b, on_blocked, &s), 0);
+	ev(a, &s, 101, VP_SEV_OUT, 7, 0);	/* 7 blocks, the CPU goes to 8 */
+	ev(a, &s, 106, VP_SEV_IN, 8, 0);	/* 5 of switching: running */
+	ev(a, &s, 200, VP_SEV_OUT, 8, 1);	/* preempted by someone else */
+	ev(a, &s, 230, VP_SEV_IN, 8, 0);	/* 30 waiting */
+	vp_schedacct_totals(a, &t);
+	assert_int_equal(t.waiting_wall_ns, 30);
+	assert_int_equal(t.running_wall_ns, 230 - 10 - 30);
+	assert_int_equal(t.wait_ns, 106 - 30 + 30);	/* the threads' own: 8 waited from its wakeup */
+	vp_schedacct_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(one_thread),
 		cmocka_unit_test(preempted_stack_is_dropped),
 		cmocka_unit_test(threads_fork_exit_and_strangers),
+		cmocka_unit_test(direct_switches_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
