@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "charge.h"
+#include "filter.h"
 #include "lib/perfdata/perfdata.h"
 #include "lib/perfdata/tracedata.h"
 #include "lib/symbols/session.h"
@@ -42,6 +43,7 @@ struct walker {
 	struct vp_u64map rows;		/* key hash -> row + 1 */
 	struct call_event *ev;
 	size_t nev, cap;
+	struct vp_filter_run filter;	/* --pid --tid --comm --time */
 };
 
 static const char *const calls[4] = { "read", "write", "pread64", "pwrite64" };
@@ -125,7 +127,8 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	int64_t v;
 	long row;
 
-	if (!k || !k->used || !s->raw || vp_tpfield_value(k->field, s->raw, s->raw_size, &v) < 0)
+	if (!k || !k->used || !s->raw || vp_tpfield_value(k->field, s->raw, s->raw_size, &v) < 0 ||
+	    !vp_filter_keep(&w->filter, w->sc.session, s))
 		return 0;
 	if (w->nev == w->cap) {
 		size_t cap = w->cap ? w->cap * 2 : 4096;
@@ -246,12 +249,14 @@ int vp_io_from_perfdata(const char *path, const struct vp_load_opts *lo, struct 
 		goto out;
 	}
 	struct vp_session_opts so = { lo->symfs, lo->kallsyms, lo->guest_kallsyms, lo->guest_modules };
-	if ((r = vp_session_new(pd, &so, w.t->pool, &w.sc.session, err)) < 0)
+	if ((r = vp_session_new(pd, &so, w.t->pool, &w.sc.session, err)) < 0 ||
+	    (r = vp_filter_start(&w.filter, &lo->filter, pd, err)) < 0)
 		goto out;
 	struct vp_perf_tool tool = { .sample = on_sample };
 	vp_session_tool(&tool);
 	if ((r = vp_perfdata_walk(pd, &tool, &w, err)) < 0)
 		goto out;
+	vp_filter_end(&w.filter, path);
 	pair(&w);
 	qsort(w.t->rows, w.t->nrows, sizeof(*w.t->rows), by_time);
 	for (size_t i = 0; i < w.t->nrows; i++) {
@@ -264,6 +269,7 @@ int vp_io_from_perfdata(const char *path, const struct vp_load_opts *lo, struct 
 	w.t = NULL;
 	r = 0;
 out:
+	vp_filter_end(&w.filter, NULL);
 	free(w.ev);
 	vp_u64map_free(&w.rows);
 	vp_session_free(w.sc.session);

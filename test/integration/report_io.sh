@@ -40,6 +40,12 @@ assert n == 11, f"the workload printed {n} counts, want 11"
 print(f"ok: {n} functions and directions equal the workload's own counts")
 PY
 grep -q "^  read .*\[\.\] read_pipe$" io.txt || fail "the text table has no read_pipe row: $(cat io.txt)"
+# --tid keeps one thread's calls: feed's thread (its writes are 3000 bytes, perf script says)
+perf script -i io.data -F tid,event,trace > script.txt 2>/dev/null || fail "perf script"
+tid=$(awk '/sys_enter_write:/ && /count: 0x00000bb8/ && !t { t = $1 } END { print t }' script.txt)
+[ -n "$tid" ] || fail "perf script shows no write of feed's 3000 bytes"
+"$VMPROF_SAN" report --io --format csv --tid "$tid" io.data > tid.csv || fail "report --io --tid"
+expect_eq "--tid $tid (feed's thread)" "$(tail -n +2 tid.csv | cut -d, -f1,4,5 | tr '\n' ' ')" '"feed",write,10 '
 
 # time inside the calls, against strace (a run of its own: strace slows every call)
 "$VMPROF_SAN" record --io -e cpu-clock -o slow.data -- "$appio" "$WORK" 1 20 > /dev/null 2> err ||
