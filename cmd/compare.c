@@ -28,7 +28,7 @@ static const struct vp_opt opts[] = {
 		      struct compare_args, output),
 	VP_OPT_FLAG("full-names", 0, "show C++ parameter lists in symbol names", struct compare_args,
 		    full_names),
-	VP_OPT_FLAG("time", 0, "print only where the time went: the wall-time gap split into user "
+	VP_OPT_FLAG("time-split", 0, "print only where the time went: the wall-time gap split into user "
 		    "CPU, kernel CPU, steal, waiting, blocked", struct compare_args, time_only),
 	VP_CSV_SAFE_OPTIONS,
 	VP_COMPARE_INPUT_OPTIONS(struct compare_args, cmp),

@@ -1,6 +1,6 @@
 /* Where the time went, written out: the split of a side's wall-time gap
  * against the baseline (lib/time/split.h) as the headline of compare's text
- * output and as CSV rows (`vmprof compare --time --format csv`); its XML
+ * output and as CSV rows (`vmprof compare --time-split --format csv`); its XML
  * element is written with the comparison's XML (xml_write.c). */
 #ifndef VP_CONVERTERS_TIMESPLIT_H
 #define VP_CONVERTERS_TIMESPLIT_H

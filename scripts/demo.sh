@@ -61,9 +61,9 @@ compare() {	# compare NAME HOST GUEST [OPTIONS]
 		{ cat "$out/$name.err" >&2; die "vmprof compare for $name failed"; }
 	mv "$out/$name.txt.tmp" "$out/$name.txt"
 	# where the time went, as numbers (the headline of $name.txt)
-	( cd "$out" && "$vmprof" compare --labels host,guest --time --format csv -o "$name.cmp.xml" "$@" \
+	( cd "$out" && "$vmprof" compare --labels host,guest --time-split --format csv -o "$name.cmp.xml" "$@" \
 		"$host" "$guest" > "$name.time.csv" 2>"$name.err" ) ||
-		{ cat "$out/$name.err" >&2; die "vmprof compare --time for $name failed"; }
+		{ cat "$out/$name.err" >&2; die "vmprof compare --time-split for $name failed"; }
 	rm -f "$out/$name.err"
 }
 for name in matmul memwalk pingpong; do
@@ -133,7 +133,7 @@ echo "outputs in $out:"
 echo "  host/*.data, guest/*.data   the recordings (perf report -i reads them too); guest/ also has its kallsyms"
 echo "  host/*.out, guest/*.out     what each workload printed (appio: its bytes per function)"
 echo "  *.txt, *.cmp.xml            the comparisons (tables above; full comparison for vmprof chart)"
-echo "  *.time.csv                  where the time went, host against guest (compare --time --format csv)"
+echo "  *.time.csv                  where the time went, host against guest (compare --time-split --format csv)"
 echo "  tables/                     the I/O tables in bytes (report --weight ret) and per function (report --io)"
 echo "  charts/<workload>/          bar and circle charts and the time waterfall, SVG and PNG"
 say "finished in $(( $(date +%s) - t0 ))s"

@@ -2,8 +2,11 @@
  * that CPU redirected into it (PERF_EVENT_IOC_SET_OUTPUT), drained by a poll
  * loop that sleeps until the kernel wakes it; records go straight into the
  * perf.data writer, a FINISHED_ROUND after each pass as perf writes them.
- * vp_record runs named steps (prepare, choose_targets, open_all, open_output,
- * start, record_loop, stop, then finish.c) and has one cleanup for them all. */
+ * A command's threads (and -p's) are followed through the scheduler too
+ * (sched.h): its rings are drained in the same passes, their offcpu-time
+ * samples written in the round they end in. vp_record runs named steps
+ * (prepare, choose_targets, open_all, open_sched, open_output, start,
+ * record_loop, stop, then finish.c) and has one cleanup for them all. */
 #include "record.h"
 
 #include <errno.h>
@@ -77,6 +80,7 @@ struct rec {
 	char partial[4096];		/* OUTPUT.partial, renamed when complete */
 	struct vp_pdw_event *pev;
 	size_t npev;
+	uint64_t offcpu_id;	/* the id of the file's offcpu-time event (--off-cpu) */
 	time_t start;
 	double t0, t_exit, steal0, steal1, user_time, sys_time;
 	double *cpu_steal[2];	/* per CPU at the start and at the command's end */
@@ -397,7 +401,6 @@ static int open_sched(struct rec *r)
 /* OUTPUT.partial with the events and their ids, then what existed before. */
 static int open_output(struct rec *r)
 {
-	static uint64_t offcpu_id;
 	int rc;
 
 	r->pev = calloc(r->nev + 1, sizeof(*r->pev));
@@ -408,9 +411,9 @@ static int open_output(struct rec *r)
 	r->npev = r->nev;
 	if (r->o->off_cpu && r->sched) {	/* samples written from the side channel */
 		struct vp_pdw_event *p = &r->pev[r->npev++];
-		vp_sched_offcpu_event(r->sched, &p->attr, &offcpu_id);
+		vp_sched_offcpu_event(r->sched, &p->attr, &r->offcpu_id);
 		p->name = "offcpu-time";
-		p->ids = &offcpu_id;
+		p->ids = &r->offcpu_id;
 		p->nids = 1;
 	}
 	if ((rc = vp_pdw_open(r->partial, r->pev, r->npev, &r->w, r->err)) < 0)

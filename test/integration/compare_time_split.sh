@@ -2,7 +2,7 @@
 # Where the time went, compared: two recordings of a program that runs one
 # thread at a time (test/workloads/blocking.c, 3 and 6 rounds of known
 # sleeps, a pipe wait and computing). The split of the wall-time gap
-# (compare --time --format csv) must hold each part as the difference of
+# (compare --time-split --format csv) must hold each part as the difference of
 # the two recordings' own numbers (report --header), its parts must add up
 # to the gap within the documented tolerance (2% of the longer wall time
 # plus 21 ms: steal counts in 10 ms ticks; the split's steal is the part of
@@ -19,8 +19,8 @@ gcc -O1 -g -fno-omit-frame-pointer -pthread -o blocking "$TOP/test/workloads/blo
 "$VMPROF_SAN" record -e cpu-clock --label fast -o fast.data -- ./blocking 3 > /dev/null 2>&1 || fail "record fast"
 "$VMPROF_SAN" record -e cpu-clock --label slow -o slow.data -- ./blocking 6 > /dev/null 2>&1 || fail "record slow"
 for f in fast slow; do "$VMPROF_SAN" report --header $f.data > $f.header || fail "header $f"; done
-"$VMPROF_SAN" compare --time --format csv -o c.xml fast.data slow.data > split.csv 2> err ||
-	{ cat err; fail "compare --time"; }
+"$VMPROF_SAN" compare --time-split --format csv -o c.xml fast.data slow.data > split.csv 2> err ||
+	{ cat err; fail "compare --time-split"; }
 "$VMPROF_SAN" compare -o c.xml fast.data slow.data > table.txt 2> err || { cat err; fail "compare"; }
 "$VMPROF_SAN" chart --kind waterfall --format svg,png,pdf,eps -o charts c.xml > /dev/null 2> err ||
 	{ cat err; fail "chart"; }
@@ -90,6 +90,6 @@ print(f"ok: {len(bars)} waterfall bars equal the split")
 PY
 # perf's own recordings know no wall time: a clear refusal
 perf record -q -e cpu-clock -o perf.data -- ./blocking 1 > /dev/null 2>&1 || fail "perf record"
-expect_status 1 "$VMPROF_SAN" compare --time -o c2.xml fast.data perf.data
+expect_status 1 "$VMPROF_SAN" compare --time-split -o c2.xml fast.data perf.data
 grep -q "'perf.data': no wall time" "$WORK/err" || fail "refusal does not name the file: $(cat "$WORK/err")"
 echo ok
