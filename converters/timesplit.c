@@ -37,6 +37,17 @@ static void line(FILE *f, int nw, const char *name, const struct vp_time_value *
 	fprintf(f, "\n");
 }
 
+int vp_cmp_write_time_table(FILE *f, const struct vp_comparison *c)
+{
+	struct vp_time_split s;
+	struct vp_error err = { 0 };
+
+	for (size_t side = 1; side < c->nsides; side++)
+		if (vp_cmp_time_split(c, side, &s, &err) == 0)
+			vp_time_write_table(f, &s, c->label[0], c->label[side]);
+	return ferror(f) ? -EIO : 0;
+}
+
 /* A column head from a file's label, right-aligned over the numbers. */
 static void head(FILE *f, const char *label)
 {

@@ -3,7 +3,6 @@
 #include "render_internal.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,17 +138,18 @@ static char *describe(const struct vp_comparison *cmp, const struct vp_cmp_event
 
 	if (!f)
 		return NULL;
-	fprintf(f, "%s %s per function, %s vs %s: top %zu of %zu functions. Totals: %s %" PRIu64
-		", %s %" PRIu64 ".", e->name, vp_value_name(cmp), cmp->label[0], cmp->label[1], e->nrows,
-		e->total_rows, cmp->label[0], vp_cmp_total(e, 0, cmp->value), cmp->label[1],
-		vp_cmp_total(e, 1, cmp->value));
+	/* with several runs a side's numbers are its means per run */
+	fprintf(f, "%s %s per function, %s vs %s: top %zu of %zu functions. Totals: %s %.0f, %s %.0f.",
+		e->name, vp_value_name(cmp), cmp->label[0], cmp->label[1], e->nrows, e->total_rows,
+		cmp->label[0], vp_cmp_mean_total(e, 0, cmp->value), cmp->label[1],
+		vp_cmp_mean_total(e, 1, cmp->value));
 	for (size_t i = 0; i < e->nrows; i++) {
 		const struct vp_cmp_row *r = &e->rows[i];
-		vp_format_ratio(r, cmp->value, ratio, sizeof(ratio));
-		fprintf(f, "\n%s [%c]: %s %" PRIu64 " (%.2f%%), %s %" PRIu64 " (%.2f%%), guest/host %s.",
+		vp_format_ratio(e, r, VP_GUEST, cmp->value, ratio, sizeof(ratio));
+		fprintf(f, "\n%s [%c]: %s %.0f (%.2f%%), %s %.0f (%.2f%%), guest/host %s.",
 			r->symbol ? r->symbol : "[unknown]", r->domain ? r->domain : '.', cmp->label[0],
-			vp_cmp_value(r, 0, cmp->value), 100 * vp_cmp_share(e, r, 0, cmp->value), cmp->label[1],
-			vp_cmp_value(r, 1, cmp->value), 100 * vp_cmp_share(e, r, 1, cmp->value), ratio);
+			vp_cmp_mean(e, r, 0, cmp->value), 100 * vp_cmp_share(e, r, 0, cmp->value), cmp->label[1],
+			vp_cmp_mean(e, r, 1, cmp->value), 100 * vp_cmp_share(e, r, 1, cmp->value), ratio);
 	}
 	if (fclose(f) != 0) {
 		free(out);
@@ -158,8 +158,8 @@ static char *describe(const struct vp_comparison *cmp, const struct vp_cmp_event
 	return out;
 }
 
-/* The waterfall's <desc>: the split as sentences. */
-static char *describe_split(const struct vp_comparison *cmp)
+/* The waterfall's <desc>: side's split as sentences. */
+static char *describe_split(const struct vp_comparison *cmp, size_t side)
 {
 	struct vp_time_split sp;
 	struct vp_error err = { 0 };
@@ -167,14 +167,14 @@ static char *describe_split(const struct vp_comparison *cmp)
 	size_t len = 0;
 	FILE *f;
 
-	if (vp_cmp_time_split(cmp, &sp, &err) < 0 || !(f = open_memstream(&out, &len)))
+	if (vp_cmp_time_split(cmp, side, &sp, &err) < 0 || !(f = open_memstream(&out, &len)))
 		return NULL;
 	fprintf(f, "Wall time %s %.6f s, %s %.6f s, ratio %.4f, gap %+.6f s.", cmp->label[0], sp.wall.base,
-		cmp->label[1], sp.wall.side, sp.ratio, sp.wall.delta);
+		cmp->label[side], sp.wall.side, sp.ratio, sp.wall.delta);
 	for (int p = 0; p < VP_TIME_NPARTS; p++)
 		if (sp.part[p].known)
 			fprintf(f, "\n%s: %s %.6f s, %s %.6f s, difference %+.6f s (%.1f%% of the gap).",
-				vp_time_part_name(&sp, p), cmp->label[0], sp.part[p].base, cmp->label[1],
+				vp_time_part_name(&sp, p), cmp->label[0], sp.part[p].base, cmp->label[side],
 				sp.part[p].side, sp.part[p].delta, vp_time_part_percent(&sp, p));
 	if (fclose(f) != 0) {
 		free(out);
@@ -183,7 +183,7 @@ static char *describe_split(const struct vp_comparison *cmp)
 	return out;
 }
 
-static int enrich(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+static int enrich(const struct vp_comparison *cmp, const struct vp_cmp_event *e, size_t side,
 		  const struct vp_chart_opts *o, const char *kind, struct vp_membuf *b,
 		  const struct marks *m, double w, double h)
 {
@@ -191,12 +191,13 @@ static int enrich(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
 	size_t len, n;
 	int r;
 
-	if (m->oom || !(desc = e ? describe(cmp, e) : describe_split(cmp)))
+	if (m->oom || !(desc = e ? describe(cmp, e) : describe_split(cmp, side)))
 		return -ENOMEM;
 	if (e)
 		vp_chart_title(cmp, e, o, title, sizeof(title));
 	else
-		snprintf(title, sizeof(title), "Where the time went: %s vs %s", cmp->label[0], cmp->label[1]);
+		snprintf(title, sizeof(title), "Where the time went: %s vs %s", cmp->label[0],
+			 cmp->label[side]);
 	n = strlen(title);
 	snprintf(title + n, sizeof(title) - n, " (%s chart)", kind);
 	r = vp_svg_enrich((char *)b->p, b->n, m, title, desc, w, h, &svg, &len);
@@ -209,12 +210,13 @@ static int enrich(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
 	return 0;
 }
 
-/* One chart (an event's, or the waterfall when e is NULL) in every format
+/* One chart (an event's, or side's waterfall when e is NULL) in every format
  * asked for, each file written and remembered in *written. */
-static int draw(const struct vp_comparison *cmp, const struct vp_cmp_event *e, unsigned kind,
-		const char *kname, const struct vp_chart_opts *o, char ***written, size_t *nwritten,
-		struct vp_error *err)
+static int draw(const struct vp_comparison *cmp, const struct vp_cmp_event *e, size_t side,
+		unsigned kind, const char *kname, const struct vp_chart_opts *o, char ***written,
+		size_t *nwritten, struct vp_error *err)
 {
+	char time_name[256];
 	char path[4096];
 	int r = 0;
 
@@ -225,12 +227,15 @@ static int draw(const struct vp_comparison *cmp, const struct vp_cmp_event *e, u
 
 		if (!(o->formats & fmts[f].bit))
 			continue;
-		r = vp_render_format(cmp, e, o, kind, fmts[f].bit, &b, fmts[f].bit == VP_FMT_SVG ? &m : NULL,
-				     &w, &h);
+		r = vp_render_format(cmp, e, side, o, kind, fmts[f].bit, &b,
+				     fmts[f].bit == VP_FMT_SVG ? &m : NULL, &w, &h);
 		if (r >= 0 && fmts[f].bit == VP_FMT_SVG)
-			r = enrich(cmp, e, o, kname, &b, &m, w, h);
+			r = enrich(cmp, e, side, o, kname, &b, &m, w, h);
 		vp_marks_free(&m);
-		file_name(path, sizeof(path), o->outdir, e ? e->name : "time", kname, fmts[f].name);
+		/* time-waterfall, or with more sides time-LABEL-waterfall */
+		snprintf(time_name, sizeof(time_name), cmp->nsides > 2 ? "time-%s" : "time",
+			 cmp->label[side]);
+		file_name(path, sizeof(path), o->outdir, e ? e->name : time_name, kname, fmts[f].name);
 		if (r < 0) {
 			free(b.p);
 			return vp_errorf(err, r, "'%s': cannot draw the chart: %s", path, strerror(-r));
@@ -267,11 +272,13 @@ int vp_chart_render(const struct vp_comparison *cmp, const struct vp_chart_opts 
 	for (size_t i = 0; i < cmp->nevents && r >= 0; i++)
 		for (size_t k = 0; k < 2 && r >= 0; k++)
 			if (o->kinds & kinds[k].bit)
-				r = draw(cmp, &cmp->events[i], kinds[k].bit, kinds[k].name, o, &written,
+				r = draw(cmp, &cmp->events[i], 0, kinds[k].bit, kinds[k].name, o, &written,
 					 &nwritten, err);
-	/* where the time went, when both recordings say */
-	if (r >= 0 && (o->kinds & VP_CHART_WATERFALL) && vp_cmp_time_split(cmp, &split, &serr) == 0)
-		r = draw(cmp, NULL, VP_CHART_WATERFALL, "waterfall", o, &written, &nwritten, err);
+	/* where the time went, for each side whose recordings say (and the baseline's) */
+	for (size_t side = 1; side < cmp->nsides && r >= 0 && (o->kinds & VP_CHART_WATERFALL); side++)
+		if (vp_cmp_time_split(cmp, side, &split, &serr) == 0)
+			r = draw(cmp, NULL, side, VP_CHART_WATERFALL, "waterfall", o, &written, &nwritten,
+				 err);
 	/* all or nothing: a failed run leaves none of its files, nor its directories */
 	for (size_t i = 0; i < nwritten; i++) {
 		if (r < 0)

@@ -53,7 +53,7 @@ static void eps_drop_date(struct vp_membuf *b)
 	}
 }
 
-int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event *e, size_t side,
 		     const struct vp_chart_opts *o, unsigned kind, unsigned fmt, struct vp_membuf *b,
 		     struct marks *m, double *wp, double *hp)
 {
@@ -63,7 +63,7 @@ int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event 
 	struct vp_error err = { 0 };
 	int r;
 
-	if (kind == VP_CHART_WATERFALL && (r = vp_cmp_time_split(cmp, &split, &err)) < 0)
+	if (kind == VP_CHART_WATERFALL && (r = vp_cmp_time_split(cmp, side, &split, &err)) < 0)
 		return r;
 	h = kind == VP_CHART_BAR ? vp_bar_height(e, o) : kind == VP_CHART_CIRCLE ? vp_circle_height(e, o) :
 	    vp_waterfall_height(&split, o);
@@ -94,7 +94,7 @@ int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event 
 	cairo_set_source_rgb(c.cr, 1, 1, 1);
 	cairo_paint(c.cr);
 	r = kind == VP_CHART_BAR ? vp_draw_bar(&c, cmp, e, o) : kind == VP_CHART_CIRCLE ?
-	    vp_draw_circle(&c, cmp, e, o) : vp_draw_waterfall(&c, cmp, &split, o);
+	    vp_draw_circle(&c, cmp, e, o) : vp_draw_waterfall(&c, cmp, side, &split, o);
 	if (cairo_status(c.cr) != CAIRO_STATUS_SUCCESS && r >= 0)
 		r = -ENOMEM;
 	cairo_destroy(c.cr);

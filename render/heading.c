@@ -16,21 +16,17 @@ const char *vp_event_value_name(const struct vp_comparison *cmp, const struct vp
 	return vp_value_is_time(cmp, e) ? "time" : vp_value_name(cmp);
 }
 
-/* The command recorded, without the recorder's own options ("perf record -g -- ./a" -> "./a"). */
-static const char *workload(const struct vp_profile_meta *m)
-{
-	const char *s = m->cmdline, *dd;
-
-	if (!s || !*s)
-		return NULL;
-	dd = strstr(s, " -- ");
-	return dd ? dd + 4 : s;
-}
-
 const char *vp_chart_workload(const struct vp_comparison *cmp)
 {
-	const char *w0 = workload(&cmp->meta[0]), *w1 = workload(&cmp->meta[1]);
-	return w0 && w1 && strcmp(w0, w1) ? NULL : w0 ? w0 : w1;
+	const char *w = NULL;
+
+	for (size_t s = 0; s < cmp->nsides; s++) {
+		const char *ws = vp_meta_workload(&cmp->meta[s]);
+		if (ws && w && strcmp(ws, w))
+			return NULL;	/* the sides ran different commands */
+		w = w ? w : ws;
+	}
+	return w;
 }
 
 void vp_chart_title(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
@@ -70,8 +66,11 @@ double vp_draw_heading(struct canvas *c, const struct vp_comparison *cmp, const 
 	/* labels come from the files: the first part may already fill sub */
 	if (n < sizeof(sub) && e->side_name[0] && e->side_name[1] &&
 	    strcmp(e->side_name[0], e->side_name[1]))
-		snprintf(sub + n, sizeof(sub) - n, "; events differ: %s %s, %s %s", cmp->label[0],
-			 e->side_name[0], cmp->label[1], e->side_name[1]);
+		n += (size_t)snprintf(sub + n, sizeof(sub) - n, "; events differ: %s %s, %s %s",
+				      cmp->label[0], e->side_name[0], cmp->label[1], e->side_name[1]);
+	/* the charts draw two sides so far: say which when there are more */
+	if (n < sizeof(sub) && cmp->nsides > 2)
+		snprintf(sub + n, sizeof(sub) - n, "; showing the first 2 of %zu sides", cmp->nsides);
 	vp_font(cr, 11, 0);
 	vp_set_rgb(cr, &vp_ink_rgb);
 	vp_fit(cr, sub, c->w - 32, fit, sizeof(fit));

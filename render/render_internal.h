@@ -72,8 +72,13 @@ void vp_format_value(const struct vp_comparison *cmp, const struct vp_cmp_event 
 		     char *buf, size_t size);
 /* A share in percent: "12.3%", "<0.1%" for tiny non-zero ones, "0%". */
 void vp_format_share(double share, char *buf, size_t size);
-/* guest/host of a row: "9.1×", "0.14×", "only host". */
-void vp_format_ratio(const struct vp_cmp_row *r, enum vp_value v, char *buf, size_t size);
+/* side s over the baseline of a row: "9.1×", "0.14×", "only host". */
+void vp_format_ratio(const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
+		     enum vp_value v, char *buf, size_t size);
+/* A side's values of a row for a tooltip: "N samples, period P", or with
+ * several runs "mean of K runs: N samples, period P". */
+void vp_format_side_values(const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
+			   char *buf, size_t size);
 
 /* ---- names.c: shorten a symbol to fit width: drop its parameter list (unless
  * full), then template arguments, then middle namespaces, then cut the middle
@@ -121,7 +126,7 @@ const char *vp_event_value_name(const struct vp_comparison *cmp, const struct vp
 /* ---- waterfall.c: from the baseline's wall time to the side's, one
  * floating step per part of the split (lib/time/split.h). */
 struct vp_time_split;
-int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp,
+int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp, size_t side,
 		      const struct vp_time_split *s, const struct vp_chart_opts *o);
 double vp_waterfall_height(const struct vp_time_split *s, const struct vp_chart_opts *o);
 
@@ -142,7 +147,7 @@ struct vp_membuf {
 	size_t n, cap;
 	int oom;
 };
-int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event *e, size_t side,
 		     const struct vp_chart_opts *o, unsigned kind, unsigned fmt, struct vp_membuf *b,
 		     struct marks *m, double *w, double *h);
 

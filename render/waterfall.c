@@ -47,8 +47,8 @@ static void step_label(const struct vp_time_split *s, int p, char *buf, size_t s
 		snprintf(buf, size, "%s%s (%.1f%%)", s->part[p].delta >= 0 ? "+" : "", t, pct);
 }
 
-static void heading(struct canvas *c, const struct vp_comparison *cmp, const struct vp_time_split *s,
-		    const struct vp_chart_opts *o)
+static void heading(struct canvas *c, const struct vp_comparison *cmp, size_t side,
+		    const struct vp_time_split *s, const struct vp_chart_opts *o)
 {
 	cairo_t *cr = c->cr;
 	char buf[1024], fit[1024], b[32], v[32], d[32];
@@ -58,9 +58,10 @@ static void heading(struct canvas *c, const struct vp_comparison *cmp, const str
 		snprintf(buf, sizeof(buf), "%s", o->title);
 	else if (w)
 		snprintf(buf, sizeof(buf), "Where the time went: %s, %s vs %s", w, cmp->label[0],
-			 cmp->label[1]);
+			 cmp->label[side]);
 	else
-		snprintf(buf, sizeof(buf), "Where the time went: %s vs %s", cmp->label[0], cmp->label[1]);
+		snprintf(buf, sizeof(buf), "Where the time went: %s vs %s", cmp->label[0],
+			 cmp->label[side]);
 	vp_font(cr, 17, 1);
 	vp_set_rgb(cr, &vp_ink_rgb);
 	vp_fit(cr, buf, c->w - 32, fit, sizeof(fit));
@@ -70,7 +71,7 @@ static void heading(struct canvas *c, const struct vp_comparison *cmp, const str
 	vp_format_time(v, sizeof(v), s->wall.side * 1e9, 1);
 	vp_format_time(d, sizeof(d), s->wall.delta * 1e9, 1);
 	snprintf(buf, sizeof(buf), "wall time %s %s, %s %s (%.2f\u00d7): the gap of %s%s split into its "
-		 "parts; %zu run%s against %zu%s", cmp->label[0], b, cmp->label[1], v, s->ratio,
+		 "parts; %zu run%s against %zu%s", cmp->label[0], b, cmp->label[side], v, s->ratio,
 		 s->wall.delta >= 0 ? "+" : "", d, s->nruns[1], s->nruns[1] == 1 ? "" : "s", s->nruns[0],
 		 isnan(s->wall.lo) ? "" : ", whiskers: 95% intervals of the differences");
 	vp_font(cr, 11, 0);
@@ -82,14 +83,14 @@ static void heading(struct canvas *c, const struct vp_comparison *cmp, const str
 	vp_text(c, fit, 16, 64, 0);
 
 	/* legend: what the colours of the steps mean */
-	static const struct { const char *what; int side; const struct rgb *rgb; } keys[] = {
-		{ NULL, 0, NULL }, { NULL, 1, NULL }, { "adds to the gap", -1, &vp_more_rgb },
-		{ "takes from it", -1, &vp_less_rgb }, { "remainder", -1, &vp_other_rgb },
+	const struct { const char *what; size_t side; const struct rgb *rgb; } keys[] = {
+		{ NULL, 0, NULL }, { NULL, side, NULL }, { "adds to the gap", 0, &vp_more_rgb },
+		{ "takes from it", 0, &vp_less_rgb }, { "remainder", 0, &vp_other_rgb },
 	};
 	double x = 16;
 	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
 		const char *what = keys[i].what ? keys[i].what : cmp->label[keys[i].side];
-		vp_set_rgb(cr, keys[i].rgb ? keys[i].rgb : vp_side_rgb(keys[i].side));
+		vp_set_rgb(cr, keys[i].rgb ? keys[i].rgb : vp_side_rgb((int)keys[i].side));
 		cairo_rectangle(cr, x, 78, 12, 12);
 		cairo_fill(cr);
 		vp_set_rgb(cr, &vp_ink_rgb);
@@ -113,7 +114,7 @@ static void whisker(struct canvas *c, double xa, double xb, double y, double h)
 	cairo_stroke(cr);
 }
 
-int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp,
+int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp, size_t side,
 		      const struct vp_time_split *s, const struct vp_chart_opts *o)
 {
 	cairo_t *cr = c->cr;
@@ -121,7 +122,7 @@ int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp,
 	double name_w = 0, label_w, max = 0, at = s->wall.base * 1e9, top = HEAD;
 	char buf[256], name[256];
 
-	heading(c, cmp, s, o);
+	heading(c, cmp, side, s, o);
 	/* the axis reaches the furthest any bar or whisker goes */
 	max = fmax(s->wall.base, s->wall.side) * 1e9;
 	if (!isnan(s->wall.hi))
@@ -135,7 +136,7 @@ int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp,
 		}
 	vp_font(cr, 11, 0);
 	for (int p = -1; p <= VP_TIME_NPARTS; p++) {
-		const char *n = p < 0 ? cmp->label[0] : p == VP_TIME_NPARTS ? cmp->label[1] :
+		const char *n = p < 0 ? cmp->label[0] : p == VP_TIME_NPARTS ? cmp->label[side] :
 				vp_time_part_name(s, p);
 		snprintf(name, sizeof(name), "%s%s", n, p < 0 || p == VP_TIME_NPARTS ? " wall time" : "");
 		name_w = fmax(name_w, vp_text_width(cr, name));
@@ -152,7 +153,8 @@ int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp,
 	double y = top, from = 0, prev_end = -1;
 	at = 0;
 	for (int p = -1; p <= VP_TIME_NPARTS; p++) {
-		int wall = p < 0 || p == VP_TIME_NPARTS, side = p == VP_TIME_NPARTS;
+		int wall = p < 0 || p == VP_TIME_NPARTS, end = p == VP_TIME_NPARTS;
+		size_t who = end ? side : 0;	/* whose wall bar */
 		const struct vp_time_value *v = wall ? &s->wall : &s->part[p];
 		double x0, x1, value;
 		const struct rgb *rgb;
@@ -160,13 +162,13 @@ int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp,
 		if (!wall && !v->known)
 			continue;
 		if (wall) {
-			value = (side ? v->side : v->base) * 1e9;
+			value = (end ? v->side : v->base) * 1e9;
 			from = 0;
 			at = value;
-			rgb = vp_side_rgb(side);
-			snprintf(name, sizeof(name), "%s wall time", cmp->label[side]);
+			rgb = vp_side_rgb((int)who);
+			snprintf(name, sizeof(name), "%s wall time", cmp->label[who]);
 			vp_format_time(buf, sizeof(buf), value, 1);
-			if (side)
+			if (end)
 				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (%.2f\u00d7)", s->ratio);
 		} else {
 			value = v->delta * 1e9;
@@ -193,11 +195,11 @@ int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp,
 		cairo_rectangle(cr, x0, bt, fmax(x1 - x0, 0.5), bh);
 		cairo_fill(cr);
 		struct mark m = { .kind = MARK_BAR, .x = x0, .y = bt, .w = x1 - x0, .h = bh,
-				  .side = wall ? side : -1, .value = value };
+				  .side = wall ? (int)who : -1, .value = value };
 		vp_marks_add(c->marks, &m, "%s: %s", name, buf);
 		/* across runs: a whisker for the difference's interval, where the
 		 * step (or the side's bar) ends */
-		if ((side || !wall) && !isnan(v->lo)) {
+		if ((end || !wall) && !isnan(v->lo)) {
 			double base = wall ? s->wall.base * 1e9 : from;
 			whisker(c, vp_axis_pos(&a, base + v->lo * 1e9), vp_axis_pos(&a, base + v->hi * 1e9),
 				bt + bh / 2, bh * 0.6);

@@ -104,12 +104,25 @@ int vp_time_split(const struct vp_profile_meta *const *base, size_t nbase,
 	return 0;
 }
 
-int vp_cmp_time_split(const struct vp_comparison *c, struct vp_time_split *out,
+int vp_cmp_time_split(const struct vp_comparison *c, size_t side, struct vp_time_split *out,
 		      struct vp_error *err)
 {
-	const struct vp_profile_meta *base = &c->meta[0], *side = &c->meta[1];
+	size_t nb = c->first_run[1] - c->first_run[0], ns;
+	const struct vp_profile_meta **runs;
+	int r;
 
-	return vp_time_split(&base, 1, &side, 1, out, err);
+	if (side < 1 || side >= c->nsides)
+		return vp_errorf(err, -EINVAL, "no side %zu to split the time of", side);
+	ns = c->first_run[side + 1] - c->first_run[side];
+	if (!(runs = malloc((nb + ns) * sizeof(*runs))))
+		return vp_errorf(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < nb; i++)
+		runs[i] = &c->run_meta[c->first_run[0] + i];
+	for (size_t i = 0; i < ns; i++)
+		runs[nb + i] = &c->run_meta[c->first_run[side] + i];
+	r = vp_time_split(runs, nb, runs + nb, ns, out, err);
+	free(runs);
+	return r;
 }
 
 const char *vp_time_part_name(const struct vp_time_split *s, enum vp_time_part p)

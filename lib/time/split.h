@@ -56,9 +56,9 @@ struct vp_time_split {
 int vp_time_split(const struct vp_profile_meta *const *base, size_t nbase,
 		  const struct vp_profile_meta *const *side, size_t nside, struct vp_time_split *out,
 		  struct vp_error *err);
-/* The split of a comparison's side against its baseline, from their
- * metadata; as vp_time_split. */
-int vp_cmp_time_split(const struct vp_comparison *c, struct vp_time_split *out,
+/* The split of a comparison's side (1 to nsides - 1) against its baseline,
+ * from their runs' metadata; as vp_time_split, -EINVAL for no such side. */
+int vp_cmp_time_split(const struct vp_comparison *c, size_t side, struct vp_time_split *out,
 		      struct vp_error *err);
 /* A part's name for people ("user CPU", "remainder (blocked, not measured)"):
  * the remainder's says which parts it holds; valid while s is. */

@@ -1,6 +1,7 @@
 /* Time for people (see timefmt.h). */
 #include "timefmt.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -42,4 +43,9 @@ int vp_format_time(char *buf, size_t size, double ns, int utf8)
 	if (unit[0] == 'n' && v == floor(v))	/* whole nanoseconds: no decimals */
 		return snprintf(buf, size, "%.0f %s", v, unit);
 	return snprintf(buf, size, "%.*f %s", vp_time_decimals(v), v, unit);
+}
+
+int vp_format_period(char *buf, size_t size, uint64_t v, int time)
+{
+	return time ? vp_format_time(buf, size, (double)v, 0) : snprintf(buf, size, "%" PRIu64, v);
 }

@@ -88,6 +88,45 @@ names = re.findall(r"^#   (\S.*?)\s{2,}\S", text, re.M)
 assert names[:len(order) - 1] == [rows[p]["name"] for p in order[:-1]], names
 print(f"ok: {len(bars)} waterfall bars equal the split")
 PY
+# several runs a side: each part is the difference of the runs' means, with
+# a 95% interval around it; a third side gets its own split
+"$VMPROF_SAN" record -e cpu-clock -r 3 -o fast.runs -- ./blocking 3 > /dev/null 2>&1 || fail "record fast runs"
+"$VMPROF_SAN" record -e cpu-clock -r 3 -o slow.runs -- ./blocking 6 > /dev/null 2>&1 || fail "record slow runs"
+mkdir headers	# not in the runs' directories: every file there is a run
+for f in fast.runs/run-*.data slow.runs/run-*.data; do
+	"$VMPROF_SAN" report --header "$f" > "headers/${f%%.*}-$(basename "$f").header" || fail "header $f"
+done
+"$VMPROF_SAN" compare --time-split --format csv -o r.xml fast.runs slow.runs slow.data > runs.csv 2> err ||
+	{ cat err; fail "compare --time-split of runs"; }
+python3 - <<'PY' || fail "the split across runs"
+import csv, glob, re
+def header(path):
+    return {m.group(1): float(m.group(2)) for m in
+            (re.match(r"^# ([a-z ]+?)\s*: (-?[\d.]+) s", l) for l in open(path)) if m}
+def mean(side, key):
+    v = [header(f)[key] for f in sorted(glob.glob(f"headers/{side}-run-*.data.header"))]
+    assert len(v) == 3, v
+    return sum(v) / 3
+rows = list(csv.DictReader(open("runs.csv")))
+sides = [r["side"] for r in rows if r["part"] == "wall"]	# in the order given
+assert len(sides) == 2 and len(set(sides)) == 2, sides
+by = {(r["side"], r["part"]): r for r in rows}
+runs_side = sides[0]
+for part, key in (("wall", "wall time"), ("user", "user time"), ("blocked", "wall blocked")):
+    r = by[(runs_side, part)]
+    assert abs(float(r["baseline"]) - mean("fast", key)) <= 2e-6, (part, r["baseline"], mean("fast", key))
+    assert abs(float(r["value"]) - mean("slow", key)) <= 2e-6, (part, r["value"], mean("slow", key))
+    lo, hi, d = float(r["delta_lo"]), float(r["delta_hi"]), float(r["delta"])
+    assert lo <= d <= hi, (part, lo, d, hi)
+# the one-run side against three runs: no interval
+one = [r for r in rows if r["side"] != runs_side]
+assert one and all(r["delta_lo"] == "" for r in one), one[:1]
+print(f"ok: sides {sides}, intervals on the runs' side, none on the one-run side")
+PY
+"$VMPROF_SAN" compare -o r.xml fast.runs slow.runs slow.data > runs.txt 2> /dev/null || fail "compare of runs"
+[ "$(grep -c '^# Where the time went: ' runs.txt)" -eq 2 ] || fail "not one headline per side: $(head -30 runs.txt)"
+grep -q "95% interval of the difference" runs.txt || fail "the headline of runs shows no interval"
+
 # perf's own recordings know no wall time: a clear refusal
 perf record -q -e cpu-clock -o perf.data -- ./blocking 1 > /dev/null 2>&1 || fail "perf record"
 expect_status 1 "$VMPROF_SAN" compare --time-split -o c2.xml fast.data perf.data
