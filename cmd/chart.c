@@ -31,7 +31,8 @@ static const struct vp_opt opts[] = {
 	VP_OPT_STRING("output", 'o', "DIR", "write the charts here (default charts/)",
 		      struct chart_args, co.outdir),
 	{ "format", 0, "LIST", "any of svg,png,pdf,eps (default svg,png)", OPT_FORMAT },
-	{ "kind", 0, "LIST", "bar, circle or bar,circle (default)", OPT_KIND },
+	{ "kind", 0, "LIST", "any of bar,circle,waterfall (default all; the waterfall when both "
+	  "recordings say where the time went)", OPT_KIND },
 	{ "size", 0, "WxH", "chart size in pixels (default 1000 wide, height from the rows)", OPT_SIZE },
 	{ "dpi", 0, "N", "PNG resolution (default 96: one pixel per unit)", OPT_DPI },
 	{ "scale", 0, "HOW", "bar axis: auto (default: log when values span > 100x), linear, log",
@@ -73,14 +74,21 @@ static int on_opt(int id, const char *arg, void *ctx)
 			return vp_usage_error(&info, "--format is a list of svg, png, pdf, eps, not '%s'", arg);
 		break;
 	case OPT_KIND:
-		if (!strcmp(arg, "bar"))
-			a->co.kinds = VP_CHART_BAR;
-		else if (!strcmp(arg, "circle"))
-			a->co.kinds = VP_CHART_CIRCLE;
-		else if (!strcmp(arg, "bar,circle") || !strcmp(arg, "circle,bar"))
-			a->co.kinds = VP_CHART_BAR | VP_CHART_CIRCLE;
-		else
-			return vp_usage_error(&info, "--kind is bar, circle or bar,circle, not '%s'", arg);
+		a->co.kinds = 0;
+		for (const char *k = arg; *k; k += strcspn(k, ",") + (k[strcspn(k, ",")] == ',')) {
+			size_t len = strcspn(k, ",");
+			if (len == 3 && !strncmp(k, "bar", 3))
+				a->co.kinds |= VP_CHART_BAR;
+			else if (len == 6 && !strncmp(k, "circle", 6))
+				a->co.kinds |= VP_CHART_CIRCLE;
+			else if (len == 9 && !strncmp(k, "waterfall", 9))
+				a->co.kinds |= VP_CHART_WATERFALL;
+			else
+				return vp_usage_error(&info, "--kind is a list of bar, circle, waterfall, not '%s'",
+						      arg);
+		}
+		if (!a->co.kinds)
+			return vp_usage_error(&info, "--kind is a list of bar, circle, waterfall, not '%s'", arg);
 		break;
 	case OPT_SIZE:
 		if (sscanf(arg, "%dx%d%c", &w, &h, &extra) != 2 || w < 200 || h < 0 || w > 20000 || h > 20000)

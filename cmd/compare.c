@@ -8,6 +8,7 @@
 #include "common.h"
 #include "options.h"
 #include "converters/formats.h"
+#include "converters/timesplit.h"
 #include "lib/compare/compare.h"
 
 enum { OPT_FORMAT = VP_OPT_CMD };
@@ -15,7 +16,7 @@ enum { OPT_FORMAT = VP_OPT_CMD };
 struct compare_args {
 	struct vp_cmp_args cmp;
 	const char *format, *output;
-	int full_names, csv_safe;
+	int full_names, csv_safe, time_only;
 };
 
 static const char *const usage[] = { "[options] HOST GUEST", "[options] SIDE SIDE [SIDE...]", NULL };
@@ -28,6 +29,8 @@ static const struct vp_opt opts[] = {
 		      struct compare_args, output),
 	VP_OPT_FLAG("full-names", 0, "show C++ parameter lists in symbol names", struct compare_args,
 		    full_names),
+	VP_OPT_FLAG("time-split", 0, "print only where the time went: the wall-time gap split into user "
+		    "CPU, kernel CPU, steal, waiting, blocked", struct compare_args, time_only),
 	VP_CSV_SAFE_OPTIONS,
 	VP_COMPARE_INPUT_OPTIONS(struct compare_args, cmp),
 	VP_OPT_END,
@@ -43,6 +46,9 @@ static const struct vp_cmd_info info = {
 	"seen on one side only is listed as such), ranked, and the top N printed with\n"
 	"both sides' samples, period and share, the ratio guest/host and the difference\n"
 	"of shares in percentage points. The full comparison is saved for vmprof chart.\n"
+	"When both recordings say where the command's time went (vmprof record with a\n"
+	"command), a headline first splits the wall-time gap into user CPU, kernel CPU,\n"
+	"steal, waiting for a CPU, blocked and the remainder.\n"
 	"\n"
 	"More sides and runs: the first side is the baseline, each other side is\n"
 	"compared with it. A side is a file, a directory of recordings (its files in\n"
@@ -121,11 +127,25 @@ int cmd_compare(int argc, char **argv)
 	vp_out_opts_init(&oo);
 	oo.full_names = a.full_names;
 	oo.csv_safe = a.csv_safe;
-	if (!strcmp(a.format, "csv")) {
+	/* where the time went, each side against the baseline */
+	for (size_t side = 1; a.time_only && side < c->nsides; side++) {
+		struct vp_time_split split;
+		struct vp_error serr = { 0 };
+		if (vp_cmp_time_split(c, side, &split, &serr) < 0) {
+			vp_cmd_fail("compare", &serr);
+			goto out;
+		}
+	}
+	if (a.time_only && !strcmp(a.format, "csv")) {
+		vp_cmp_write_time_csv(stdout, c, a.csv_safe);
+	} else if (a.time_only && !strcmp(a.format, "table")) {
+		vp_cmp_write_time_table(stdout, c);
+	} else if (!strcmp(a.format, "csv")) {
 		vp_cmp_write_csv(stdout, c, &oo);
-	} else if (!strcmp(a.format, "xml")) {
+	} else if (!strcmp(a.format, "xml")) {	/* holds the splits when there are */
 		vp_cmp_write_xml(stdout, c, &oo);
 	} else {
+		vp_cmp_write_time_table(stdout, c);
 		vp_cmp_write_table(stdout, c, (const char *const *)argv + i, &oo);
 	}
 	fprintf(stderr, "vmprof compare: saved the full comparison to %s\n", a.output);

@@ -53,6 +53,11 @@ static const struct vp_opt opts[] = {
 	VP_OPT_STRING("guest-modules", 0, "FILE", "the guest's /proc/modules, noted in the file",
 		      struct record_args, o.guest_modules),
 	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two (default 128)", 'm' },
+	VP_OPT_FLAG("io", 0, "also the syscall tracepoints of read and write with callchains, for "
+		    "vmprof report --io (root or perf_event_paranoid -1)", struct record_args, o.io),
+	VP_OPT_FLAG("off-cpu", 0, "also an offcpu-time event: time each thread blocked, charged to "
+		    "the stack it blocked at (root or perf_event_paranoid <= 1)", struct record_args,
+		    o.off_cpu),
 	VP_OPT_END,
 };
 
@@ -61,8 +66,11 @@ static const struct vp_cmd_info info = {
 	"Record samples with perf_event_open into a perf.data file that perf report and\n"
 	"perf script read as well as vmprof. With a command, it is run and followed with\n"
 	"its threads and children, and vmprof exits with its status. Metadata for the\n"
-	"comparison is stored in the file: host name, kernel release, the hypervisor\n"
-	"this machine runs under, steal time over the recording and the command's CPU time.\n"
+	"comparison is stored in the file: host name, kernel release, the hypervisor and\n"
+	"clocksource of this machine, and where the command's time went: its wall time,\n"
+	"the user and system CPU of its process tree, the steal time over it, and the\n"
+	"time its threads waited runnable for a CPU or were blocked (followed through\n"
+	"context switch records and the scheduler's wakeup tracepoints).\n"
 	"With --repeat N, the command runs N times, one recording per run in a directory:\n"
 	"the runs of one side of vmprof compare, which judges differences across them.",
 	opts, 1,
@@ -230,6 +238,8 @@ int cmd_record(int argc, char **argv)
 		return vp_usage_error(&info, "what to record? give a command after --, -p PID or -a"), 2;
 	if (targets > 1 && !(o->system_wide && i < argc))
 		return vp_usage_error(&info, "give one of: a command, -p, -a"), 2;
+	if (o->off_cpu && i == argc && !o->pids)
+		return vp_usage_error(&info, "--off-cpu follows a command's or -p's threads, not -a alone"), 2;
 	if (a.repeat && i == argc)
 		return vp_usage_error(&info, "--repeat runs a command: give it after --"), 2;
 	if (i < argc)	/* with -a: the whole system while the command runs */

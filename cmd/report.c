@@ -6,6 +6,7 @@
 #include "common.h"
 #include "options.h"
 #include "converters/formats.h"
+#include "converters/iotable.h"
 #include "lib/profile/report.h"
 
 enum { OPT_VALUE = VP_OPT_CMD, OPT_FORMAT };
@@ -18,7 +19,7 @@ struct report_args {
 	const char *sort;
 	unsigned long long top;
 	enum vp_value value;
-	int header, full_names;
+	int header, full_names, io;
 	const char *format, *split;
 	int csv_safe;
 	const char **events;
@@ -36,6 +37,9 @@ static const struct vp_opt opts[] = {
 	{ "value", 0, "WHAT", "rank and share by 'period' (default) or 'samples'", OPT_VALUE },
 	VP_OPT_FLAG("header", 0, "print the file's metadata instead of tables", struct report_args,
 		    header),
+	VP_OPT_FLAG("io", 0, "I/O per function and read/write instead (a recording made with "
+		    "vmprof record --io): calls, bytes, errors, short, EOF, mean block, time",
+		    struct report_args, io),
 	VP_OPT_FLAG("full-names", 0, "show C++ parameter lists in symbol names", struct report_args,
 		    full_names),
 	{ "format", 0, "FMT", "table (default), csv or xml, on standard output", OPT_FORMAT },
@@ -123,6 +127,24 @@ int cmd_report(int argc, char **argv)
 
 	if (a.header) {
 		status = vp_perfdata_write_header(stdout, a.input, &err) < 0 ? vp_cmd_fail("report", &err) : 0;
+		goto out;
+	}
+	if (a.io) {
+		struct vp_io_table *io;
+		if (strcmp(a.format, "table") && strcmp(a.format, "csv")) {
+			vp_usage_error(&info, "--io writes a table or CSV, not '%s'", a.format);
+			status = 2;
+			goto out;
+		}
+		if (vp_io_from_perfdata(a.input, &a.load, &io, &err) < 0) {
+			status = vp_cmd_fail("report", &err);
+			goto out;
+		}
+		if (!strcmp(a.format, "csv"))
+			vp_io_write_csv(stdout, io, a.full_names, a.csv_safe);
+		else
+			vp_io_write_table(stdout, io, a.input, a.full_names);
+		vp_io_free(io);
 		goto out;
 	}
 	a.load.events = a.events;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "text.h"
+#include "lib/util/timefmt.h"
 
 /* The widths of one side's columns in an event. */
 struct side_cols {
@@ -83,11 +84,16 @@ static int samples_text(char *buf, size_t n, const struct vp_cmp_event *e, const
 	return snprintf(buf, n, "%.1f", vp_cmp_mean(e, r, s, VP_VALUE_SAMPLES));
 }
 
-static int period_text(char *buf, size_t n, const struct vp_cmp_event *e, const struct vp_cmp_row *r,
-		       size_t s)
+/* A time event's period as time ("16.50 ms": vp_format_period). */
+static int period_text(char *buf, size_t n, const struct vp_comparison *c,
+		       const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s)
 {
+	int time = vp_event_names_are_time(e->side_name, c->nsides);
+
 	if (e->nruns[s] <= 1)
-		return snprintf(buf, n, "%" PRIu64, r->period[s]);
+		return vp_format_period(buf, n, r->period[s], time);
+	if (time)
+		return vp_format_time(buf, n, vp_cmp_mean(e, r, s, VP_VALUE_PERIOD), 0);
 	return snprintf(buf, n, "%.0f", vp_cmp_mean(e, r, s, VP_VALUE_PERIOD));
 }
 
@@ -101,7 +107,7 @@ static void widths(const struct vp_comparison *c, const struct vp_cmp_event *e, 
 			int n;
 			if ((n = samples_text(buf, sizeof(buf), e, &e->rows[i], s)) > w[s].sw)
 				w[s].sw = n;
-			if ((n = period_text(buf, sizeof(buf), e, &e->rows[i], s)) > w[s].pw)
+			if ((n = period_text(buf, sizeof(buf), c, e, &e->rows[i], s)) > w[s].pw)
 				w[s].pw = n;
 			if (s == 0)
 				continue;
@@ -187,13 +193,20 @@ static void event_heading(FILE *f, const struct vp_comparison *c, const struct v
 		role(r, sizeof(r), c, s);
 		fprintf(f, "# %-6s ", r);
 		vp_text_puts(f, c->label[s]);
-		if (e->nruns[s] <= 1)
-			fprintf(f, ": %" PRIu64 " samples, period %" PRIu64 "\n", e->total_samples[s],
-				e->total_period[s]);
-		else
-			fprintf(f, ": %zu runs, per run %.1f samples, period %.0f\n", e->nruns[s],
-				vp_cmp_mean_total(e, s, VP_VALUE_SAMPLES),
-				vp_cmp_mean_total(e, s, VP_VALUE_PERIOD));
+		int time = vp_event_names_are_time(e->side_name, c->nsides);
+		char pb[32];
+		if (e->nruns[s] <= 1) {
+			vp_format_period(pb, sizeof(pb), e->total_period[s], time);
+			fprintf(f, ": %" PRIu64 " samples, period %s\n", e->total_samples[s], pb);
+		} else {
+			double mean = vp_cmp_mean_total(e, s, VP_VALUE_PERIOD);
+			if (time)
+				vp_format_time(pb, sizeof(pb), mean, 0);
+			else
+				snprintf(pb, sizeof(pb), "%.0f", mean);
+			fprintf(f, ": %zu runs, per run %.1f samples, period %s\n", e->nruns[s],
+				vp_cmp_mean_total(e, s, VP_VALUE_SAMPLES), pb);
+		}
 	}
 	stats_heading(f, c, e);
 	fprintf(f, "# Rows: %zu of %zu, ranked by %s %s\n#\n", e->nrows, e->total_rows,
@@ -234,7 +247,7 @@ static void row_line(FILE *f, const struct vp_comparison *c, const struct vp_cmp
 		fprintf(f, "%s", s ? "  " : "");
 		samples_text(buf, sizeof(buf), e, r, s);
 		fprintf(f, "%*s  ", w[s].sw, buf);
-		period_text(buf, sizeof(buf), e, r, s);
+		period_text(buf, sizeof(buf), c, e, r, s);
 		fprintf(f, "%*s  %6.2f%%", w[s].pw, buf, 100.0 * vp_cmp_share(e, r, s, c->value));
 		if (s) {
 			const struct vp_stat_result *st = vp_cmp_stat(e, r, s);

@@ -2,6 +2,8 @@
  * every text cell (C++ names with commas, quotes and newlines survive), an
  * optional guard against spreadsheet formula injection that the reader undoes. */
 #include "formats.h"
+#include "iotable.h"
+#include "timesplit.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -432,4 +434,69 @@ int vp_cmp_read_csv(const char *path, const char *data, size_t len, struct vp_co
 	}
 	*out = c;
 	return 0;
+}
+
+/* The time split (timesplit.h): a row for the wall time, one per part. */
+static void time_row(FILE *f, const char *side, const char *key, const char *name,
+		     const struct vp_time_value *v, double share, int safe)
+{
+	text_cell(f, side, strlen(side), safe);
+	fputc(',', f);
+	text_cell(f, key, strlen(key), safe);
+	fputc(',', f);
+	text_cell(f, name, strlen(name), safe);
+	fprintf(f, ",%.6f,%.6f,%.6f,", v->base, v->side, v->delta);
+	if (v->lo == v->lo)	/* not NAN: several runs a side */
+		fprintf(f, "%.6f,%.6f,", v->lo, v->hi);
+	else
+		fprintf(f, ",,");
+	if (share == share)	/* not NAN: there is a gap */
+		fprintf(f, "%.6f", share);
+	fprintf(f, ",%d\n", v->known);
+}
+
+int vp_time_write_csv(FILE *f, const struct vp_time_split *s, const char *side, int header,
+		      int csv_safe)
+{
+	if (header)
+		fprintf(f, "%s\n", VP_CSV_TIME_HEADER);
+	time_row(f, side, "wall", "wall time", &s->wall, 1, csv_safe);
+	for (int p = 0; p < VP_TIME_NPARTS; p++)
+		time_row(f, side, vp_time_part_key(p), vp_time_part_name(s, p), &s->part[p],
+			 vp_time_part_percent(s, p) / 100, csv_safe);
+	return ferror(f) ? -EIO : 0;
+}
+
+int vp_io_write_csv(FILE *f, const struct vp_io_table *t, int full, int csv_safe)
+{
+	struct vp_out_opts o;
+
+	vp_out_opts_init(&o);
+	o.full_names = full;
+	o.csv_safe = csv_safe;
+	fprintf(f, "%s\n", VP_CSV_IO_HEADER);
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct vp_io_row *r = &t->rows[i];
+		symbol_cell(f, r->symbol, &o);
+		fputc(',', f);
+		text_cell(f, r->dso ? r->dso : "", r->dso ? strlen(r->dso) : 0, csv_safe);
+		fputc(',', f);
+		dom_cell(f, r->domain);
+		fprintf(f, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%" PRIu64
+			",%" PRIu64 "\n", vp_io_dir_name(r->dir), r->calls, r->bytes, r->errors, r->shorts,
+			r->eofs, vp_io_mean_block(r), r->time_ns, r->timed);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+int vp_cmp_write_time_csv(FILE *f, const struct vp_comparison *c, int csv_safe)
+{
+	struct vp_time_split s;
+	struct vp_error err = { 0 };
+
+	fprintf(f, "%s\n", VP_CSV_TIME_HEADER);
+	for (size_t side = 1; side < c->nsides; side++)
+		if (vp_cmp_time_split(c, side, &s, &err) == 0)
+			vp_time_write_csv(f, &s, c->label[side], 0, csv_safe);
+	return ferror(f) ? -EIO : 0;
 }

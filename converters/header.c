@@ -84,10 +84,28 @@ int vp_perfdata_write_header(FILE *f, const char *path, struct vp_error *err)
 		       (last - first) / 1e6);
 	if (m.duration >= 0)
 		fprintf(f, "# %-16s: %.3f s\n", "duration", m.duration);
+	if (m.clocksource)
+		S("clocksource", m.clocksource);
 	if (m.cpu_time >= 0)
 		fprintf(f, "# %-16s: %.3f s\n", "command cpu time", m.cpu_time);
 	if (m.steal_time >= 0)
 		fprintf(f, "# %-16s: %.3f s\n", "steal time", m.steal_time);
+	/* where the command's time went: "wall-time" as "wall time" */
+	for (size_t i = 0; i < VP_META_NTIMES; i++) {
+		char label[32];
+		if (*vp_meta_time_c(&m, i) < 0)
+			continue;
+		snprintf(label, sizeof(label), "%s", vp_meta_times[i].key);
+		for (char *c = label; *c; c++)
+			*c = *c == '-' ? ' ' : *c;
+		fprintf(f, "# %-16s: %.6f s%s%s%s\n", label, *vp_meta_time_c(&m, i),
+			vp_meta_times[i].what ? " (" : "", vp_meta_times[i].what ? vp_meta_times[i].what : "",
+			vp_meta_times[i].what ? ")" : "");
+	}
+	if (m.sched_method)
+		S("sched method", m.sched_method);
+	if (m.sched_lost)
+		fprintf(f, "# %-16s: %llu\n", "sched lost", (unsigned long long)m.sched_lost);
 #undef S
 	const void *sd;
 	uint64_t ss;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "text.h"
+#include "lib/util/timefmt.h"
 
 struct column {
 	const char *title;
@@ -34,7 +35,7 @@ static void write_table(FILE *f, const struct vp_event_table *t, const char *key
 	size_t ncols = 0;
 	char spec[64];
 	size_t rows = o->top && o->top < t->nrows ? o->top : t->nrows;
-	int sw = 7, pw = 6;
+	int sw = 7, pw = 6, time = vp_table_is_time(t);
 	char buf[32];
 
 	snprintf(spec, sizeof(spec), "%s", keys);
@@ -56,7 +57,7 @@ static void write_table(FILE *f, const struct vp_event_table *t, const char *key
 	for (size_t i = 0; i < rows; i++) {
 		const struct vp_row *r = &t->rows[i];
 		sw = snprintf(buf, sizeof(buf), "%" PRIu64, r->samples) > sw ? (int)strlen(buf) : sw;
-		pw = snprintf(buf, sizeof(buf), "%" PRIu64, r->period) > pw ? (int)strlen(buf) : pw;
+		pw = vp_format_period(buf, sizeof(buf), r->period, time) > pw ? (int)strlen(buf) : pw;
 		for (size_t c = 0; c < ncols; c++) {
 			int w = 0;
 			if (cols[c].key == VP_KEY_SYM && t->group)
@@ -77,8 +78,9 @@ static void write_table(FILE *f, const struct vp_event_table *t, const char *key
 	fprintf(f, "# Event '");
 	vp_text_puts(f, t->name);
 	fprintf(f, "'\n");
-	fprintf(f, "# Samples: %" PRIu64 "  %s: %" PRIu64 "  Lost: %" PRIu64 "\n", t->total_samples,
-	       t->weight ? "Weight" : "Period", t->total_period, t->lost_samples);
+	vp_format_period(buf, sizeof(buf), t->total_period, time);
+	fprintf(f, "# Samples: %" PRIu64 "  %s: %s  Lost: %" PRIu64 "\n", t->total_samples,
+	       t->weight ? "Weight" : "Period", buf, t->lost_samples);
 	if (t->weight) {
 		fprintf(f, "# Weight: sum of the tracepoint field '");
 		vp_text_puts(f, t->weight);
@@ -100,8 +102,9 @@ static void write_table(FILE *f, const struct vp_event_table *t, const char *key
 	fprintf(f, "\n#\n");
 	for (size_t i = 0; i < rows; i++) {
 		const struct vp_row *r = &t->rows[i];
-		fprintf(f, "  %7.2f%%  %*" PRIu64 "  %*" PRIu64, 100.0 * vp_row_share(t, r, o->value), sw,
-		       r->samples, pw, r->period);
+		vp_format_period(buf, sizeof(buf), r->period, time);
+		fprintf(f, "  %7.2f%%  %*" PRIu64 "  %*s", 100.0 * vp_row_share(t, r, o->value), sw,
+		       r->samples, pw, buf);
 		for (size_t c = 0; c < ncols; c++) {
 			int w = c + 1 < ncols ? cols[c].width : 0;
 			fprintf(f, "  ");

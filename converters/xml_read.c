@@ -130,6 +130,13 @@ static int read_meta(struct xin *x, xmlNodePtr n, struct vp_profile_meta *m, str
 	if (get_double(x, n, "steal-time", &d) < 0)
 		return -EINVAL;
 	m->steal_time = d;
+	for (size_t i = 0; i < VP_META_NTIMES; i++)
+		if (get_double(x, n, vp_meta_times[i].key, vp_meta_time(m, i)) < 0)
+			return -EINVAL;
+	m->clocksource = get_str(pool, n, "clocksource", &oom);
+	m->sched_method = get_str(pool, n, "sched-method", &oom);
+	if (oom)
+		return vp_errorf(x->err, -ENOMEM, "out of memory");
 	return get_u64(x, n, "lost-samples", &m->lost_samples, 0);
 }
 

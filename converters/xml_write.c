@@ -3,6 +3,7 @@
  * schema/vmprof-comparison.xsd (xml_read.c reads them back). Text that XML
  * cannot carry (control characters, invalid UTF-8) is written as U+FFFD. */
 #include "formats.h"
+#include "timesplit.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -104,6 +105,12 @@ static void write_meta(xmlTextWriterPtr w, const struct vp_profile_meta *m)
 	if (m->steal_time >= 0)
 		attr_f(w, "steal-time", "%.6f", m->steal_time);
 	attr_u64(w, "lost-samples", m->lost_samples);
+	/* where the command's time went (vmprof-record(1) Time) */
+	for (size_t i = 0; i < VP_META_NTIMES; i++)
+		if (*vp_meta_time_c(m, i) >= 0)
+			attr_f(w, vp_meta_times[i].key, "%.6f", *vp_meta_time_c(m, i));
+	attr(w, "clocksource", m->clocksource);
+	attr(w, "sched-method", m->sched_method);
 	xmlTextWriterEndElement(w);
 }
 
@@ -339,6 +346,44 @@ static void write_row(xmlTextWriterPtr w, const struct vp_comparison *c, const s
 	xmlTextWriterEndElement(w);
 }
 
+/* Where the time went, for each side whose recordings say (timesplit.h). */
+static void write_time_split(xmlTextWriterPtr w, const struct vp_comparison *c, size_t side)
+{
+	struct vp_time_split s;
+	struct vp_error err = { 0 };
+
+	if (vp_cmp_time_split(c, side, &s, &err) < 0)
+		return;
+	xmlTextWriterStartElement(w, BAD_CAST "time-split");
+	attr_u64(w, "side-index", side);
+	attr(w, "baseline", c->label[0]);
+	attr(w, "side", c->label[side]);
+	attr_u64(w, "baseline-runs", s.nruns[0]);
+	attr_u64(w, "side-runs", s.nruns[1]);
+	attr_f(w, "ratio", "%.6f", s.ratio);
+	for (int p = -1; p < VP_TIME_NPARTS; p++) {
+		const struct vp_time_value *v = p < 0 ? &s.wall : &s.part[p];
+		double share = p < 0 ? NAN : vp_time_part_percent(&s, p) / 100;
+		xmlTextWriterStartElement(w, BAD_CAST "part");
+		attr(w, "key", p < 0 ? "wall" : vp_time_part_key(p));
+		attr(w, "name", p < 0 ? "wall time" : vp_time_part_name(&s, p));
+		attr(w, "measured", v->known ? "1" : "0");
+		if (v->known) {
+			attr_f(w, "baseline", "%.6f", v->base);
+			attr_f(w, "value", "%.6f", v->side);
+			attr_f(w, "delta", "%.6f", v->delta);
+			if (!isnan(v->lo)) {
+				attr_f(w, "delta-lo", "%.6f", v->lo);
+				attr_f(w, "delta-hi", "%.6f", v->hi);
+			}
+		}
+		if (!isnan(share))
+			attr_f(w, "gap-share", "%.6f", share);
+		xmlTextWriterEndElement(w);
+	}
+	xmlTextWriterEndElement(w);
+}
+
 static int write_cmp(FILE *f, const struct vp_comparison *c, const struct vp_out_opts *o, int all)
 {
 	struct xml_out x;
@@ -355,6 +400,8 @@ static int write_cmp(FILE *f, const struct vp_comparison *c, const struct vp_out
 	attr(x.w, "rank", vp_rank_name(c->rank));
 	attr_f(x.w, "alpha", "%.12g", c->alpha);
 	write_sides(x.w, c);
+	for (size_t side = 1; side < c->nsides; side++)
+		write_time_split(x.w, c, side);
 	for (size_t e = 0; e < c->nevents; e++) {
 		const struct vp_cmp_event *ev = &c->events[e];
 		size_t rows = all ? ev->total_rows : ev->nrows;

@@ -1,9 +1,12 @@
 /* The bar chart's value axis: zero-based linear with round ticks, or log with
- * a tick per decade when the values span more than two orders of magnitude. */
+ * a tick per decade when the values span more than two orders of magnitude.
+ * Time (nanoseconds) is labelled in the unit of the axis' end. */
 #include "render_internal.h"
 
 #include <math.h>
 #include <stdio.h>
+
+#include "lib/util/timefmt.h"
 
 size_t vp_ticks(double hi, double *ticks, size_t max)
 {
@@ -74,6 +77,10 @@ void vp_axis_draw(struct canvas *c, const struct vp_axis *a, double top, double 
 	} else {
 		n = vp_ticks(a->hi, ticks, 64);
 	}
+	const char *unit = "";
+	double per = 1;	/* nanoseconds per unit of the labels */
+	if (a->time && a->hi > 0)
+		per = a->hi / vp_time_scale(a->hi, 1, &unit);
 	vp_font(cr, 10, 0);
 	for (size_t i = 0; i < n; i++) {
 		double x = vp_axis_pos(a, ticks[i]);
@@ -82,7 +89,13 @@ void vp_axis_draw(struct canvas *c, const struct vp_axis *a, double top, double 
 		cairo_move_to(cr, floor(x) + 0.5, top);
 		cairo_line_to(cr, floor(x) + 0.5, bottom);
 		cairo_stroke(cr);
-		vp_format_count(ticks[i], buf, sizeof(buf));
+		if (a->time && a->log) {	/* decades: each in its own unit */
+			double v = vp_time_scale(ticks[i], 1, &unit);
+			snprintf(buf, sizeof(buf), "%g %s", v, unit);
+		} else if (a->time && ticks[i] > 0)
+			snprintf(buf, sizeof(buf), "%g %s", ticks[i] / per, unit);
+		else
+			vp_format_count(ticks[i], buf, sizeof(buf));
 		double w = vp_text_width(cr, buf);
 		if (x - w / 2 < last_right + 6)
 			continue;	/* tick labels never collide: skip one that would */

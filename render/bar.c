@@ -43,10 +43,10 @@ int vp_draw_bar(struct canvas *c, const struct vp_comparison *cmp, const struct 
 		const struct vp_chart_opts *o)
 {
 	cairo_t *cr = c->cr;
-	const char *what = vp_value_name(cmp);
+	const char *what = vp_event_value_name(cmp, e);
 	double y = vp_draw_heading(c, cmp, e, o);
 	double name_w = 0, ratio_w = 0, label_w, min = 0, max = 0, lx = 16;
-	struct vp_axis a;
+	struct vp_axis a = { .time = vp_value_is_time(cmp, e) };
 	char buf[600], head[300];
 	size_t n = e->nrows;
 	int noisy = 0;
@@ -55,9 +55,9 @@ int vp_draw_bar(struct canvas *c, const struct vp_comparison *cmp, const struct 
 	vp_font(cr, 11, 0);
 	for (int s = 0; s < 2; s++) {
 		char tot[32];
-		vp_format_count(vp_cmp_mean_total(e, s, cmp->value), tot, sizeof(tot));
-		snprintf(buf, sizeof(buf), "%s: %s %s%s", cmp->label[s], tot, what,
-			 e->present[s] ? "" : " (event not recorded)");
+		vp_format_value(cmp, e, vp_cmp_mean_total(e, s, cmp->value), tot, sizeof(tot));
+		snprintf(buf, sizeof(buf), "%s: %s%s%s%s", cmp->label[s], tot, a.time ? "" : " ",
+			 a.time ? "" : what, e->present[s] ? "" : " (event not recorded)");
 		vp_set_rgb(cr, vp_side_rgb(s));
 		cairo_rectangle(cr, lx, y - 10, 12, 12);
 		cairo_fill(cr);
@@ -112,8 +112,12 @@ int vp_draw_bar(struct canvas *c, const struct vp_comparison *cmp, const struct 
 		band = MIN_BAND;
 	double top = y, bottom = y + band * (double)n;
 	char axis_title[300];
-	snprintf(axis_title, sizeof(axis_title), "%s %s per function%s", e->name, what,
-		 a.log ? " (log scale)" : "");
+	if (a.time)
+		snprintf(axis_title, sizeof(axis_title), "time per function (%s)%s", e->name,
+			 a.log ? ", log scale" : "");
+	else
+		snprintf(axis_title, sizeof(axis_title), "%s %s per function%s", e->name, what,
+			 a.log ? " (log scale)" : "");
 	vp_axis_draw(c, &a, top, bottom, axis_title);
 
 	vp_font(cr, 11, 0);
@@ -147,7 +151,7 @@ int vp_draw_bar(struct canvas *c, const struct vp_comparison *cmp, const struct 
 			vp_font(cr, 10, 0);
 			vp_set_rgb(cr, &vp_ink_rgb);
 			if (v > 0) {
-				vp_format_count(v, cnt, sizeof(cnt));
+				vp_format_value(cmp, e, v, cnt, sizeof(cnt));
 				vp_format_share(share, sh, sizeof(sh));
 				snprintf(buf, sizeof(buf), "%s (%s)", cnt, sh);
 			} else {

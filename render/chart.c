@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/time/split.h"
 #include "lib/util/outfile.h"
 
 void vp_chart_opts_init(struct vp_chart_opts *o)
@@ -16,7 +17,7 @@ void vp_chart_opts_init(struct vp_chart_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->outdir = "charts";
 	o->formats = VP_FMT_SVG | VP_FMT_PNG;
-	o->kinds = VP_CHART_BAR | VP_CHART_CIRCLE;
+	o->kinds = VP_CHART_BAR | VP_CHART_CIRCLE | VP_CHART_WATERFALL;
 	o->width = 1000;
 	o->dpi = 96;
 }
@@ -157,7 +158,32 @@ static char *describe(const struct vp_comparison *cmp, const struct vp_cmp_event
 	return out;
 }
 
-static int enrich(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+/* The waterfall's <desc>: side's split as sentences. */
+static char *describe_split(const struct vp_comparison *cmp, size_t side)
+{
+	struct vp_time_split sp;
+	struct vp_error err = { 0 };
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (vp_cmp_time_split(cmp, side, &sp, &err) < 0 || !(f = open_memstream(&out, &len)))
+		return NULL;
+	fprintf(f, "Wall time %s %.6f s, %s %.6f s, ratio %.4f, gap %+.6f s.", cmp->label[0], sp.wall.base,
+		cmp->label[side], sp.wall.side, sp.ratio, sp.wall.delta);
+	for (int p = 0; p < VP_TIME_NPARTS; p++)
+		if (sp.part[p].known)
+			fprintf(f, "\n%s: %s %.6f s, %s %.6f s, difference %+.6f s (%.1f%% of the gap).",
+				vp_time_part_name(&sp, p), cmp->label[0], sp.part[p].base, cmp->label[side],
+				sp.part[p].side, sp.part[p].delta, vp_time_part_percent(&sp, p));
+	if (fclose(f) != 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static int enrich(const struct vp_comparison *cmp, const struct vp_cmp_event *e, size_t side,
 		  const struct vp_chart_opts *o, const char *kind, struct vp_membuf *b,
 		  const struct marks *m, double w, double h)
 {
@@ -165,9 +191,13 @@ static int enrich(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
 	size_t len, n;
 	int r;
 
-	if (m->oom || !(desc = describe(cmp, e)))
+	if (m->oom || !(desc = e ? describe(cmp, e) : describe_split(cmp, side)))
 		return -ENOMEM;
-	vp_chart_title(cmp, e, o, title, sizeof(title));
+	if (e)
+		vp_chart_title(cmp, e, o, title, sizeof(title));
+	else
+		snprintf(title, sizeof(title), "Where the time went: %s vs %s", cmp->label[0],
+			 cmp->label[side]);
 	n = strlen(title);
 	snprintf(title + n, sizeof(title) - n, " (%s chart)", kind);
 	r = vp_svg_enrich((char *)b->p, b->n, m, title, desc, w, h, &svg, &len);
@@ -180,57 +210,75 @@ static int enrich(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
 	return 0;
 }
 
+/* One chart (an event's, or side's waterfall when e is NULL) in every format
+ * asked for, each file written and remembered in *written. */
+static int draw(const struct vp_comparison *cmp, const struct vp_cmp_event *e, size_t side,
+		unsigned kind, const char *kname, const struct vp_chart_opts *o, char ***written,
+		size_t *nwritten, struct vp_error *err)
+{
+	char time_name[256];
+	char path[4096];
+	int r = 0;
+
+	for (size_t f = 0; f < sizeof(fmts) / sizeof(*fmts) && r >= 0; f++) {
+		struct vp_membuf b = { 0 };
+		struct marks m = { 0 };
+		double w, h;
+
+		if (!(o->formats & fmts[f].bit))
+			continue;
+		r = vp_render_format(cmp, e, side, o, kind, fmts[f].bit, &b,
+				     fmts[f].bit == VP_FMT_SVG ? &m : NULL, &w, &h);
+		if (r >= 0 && fmts[f].bit == VP_FMT_SVG)
+			r = enrich(cmp, e, side, o, kname, &b, &m, w, h);
+		vp_marks_free(&m);
+		/* time-waterfall, or with more sides time-LABEL-waterfall */
+		snprintf(time_name, sizeof(time_name), cmp->nsides > 2 ? "time-%s" : "time",
+			 cmp->label[side]);
+		file_name(path, sizeof(path), o->outdir, e ? e->name : time_name, kname, fmts[f].name);
+		if (r < 0) {
+			free(b.p);
+			return vp_errorf(err, r, "'%s': cannot draw the chart: %s", path, strerror(-r));
+		}
+		r = write_file(path, b.p, b.n, err);
+		free(b.p);
+		char **v = r < 0 ? NULL : realloc(*written, (*nwritten + 1) * sizeof(*v));
+		if (r >= 0 && (!v || !(v[*nwritten] = strdup(path)))) {
+			if (v)
+				*written = v;
+			r = vp_errorf(err, -ENOMEM, "'%s': out of memory", path);
+			unlink(path);
+		} else if (r >= 0) {
+			*written = v;
+			(*nwritten)++;
+		}
+	}
+	return r;
+}
+
 int vp_chart_render(const struct vp_comparison *cmp, const struct vp_chart_opts *o, struct vp_error *err)
 {
 	static const struct { unsigned bit; const char *name; } kinds[] = {
 		{ VP_CHART_BAR, "bar" }, { VP_CHART_CIRCLE, "circle" },
 	};
-	char path[4096];
 	char **written = NULL;	/* this run's files, removed again if a later one fails */
 	size_t nwritten = 0, first;
+	struct vp_time_split split;
+	struct vp_error serr = { 0 };
 	int r;
 
 	if ((r = make_dirs(o->outdir, &first, err)) < 0)
 		return r;
-	for (size_t i = 0; i < cmp->nevents && r >= 0; i++) {
-		const struct vp_cmp_event *e = &cmp->events[i];
-		for (size_t k = 0; k < 2 && r >= 0; k++) {
-			if (!(o->kinds & kinds[k].bit))
-				continue;
-			for (size_t f = 0; f < sizeof(fmts) / sizeof(*fmts) && r >= 0; f++) {
-				struct vp_membuf b = { 0 };
-				struct marks m = { 0 };
-				double w, h;
-
-				if (!(o->formats & fmts[f].bit))
-					continue;
-				r = vp_render_format(cmp, e, o, kinds[k].bit, fmts[f].bit, &b,
-						     fmts[f].bit == VP_FMT_SVG ? &m : NULL, &w, &h);
-				if (r >= 0 && fmts[f].bit == VP_FMT_SVG)
-					r = enrich(cmp, e, o, kinds[k].name, &b, &m, w, h);
-				vp_marks_free(&m);
-				file_name(path, sizeof(path), o->outdir, e->name, kinds[k].name, fmts[f].name);
-				if (r < 0) {
-					free(b.p);
-					r = vp_errorf(err, r, "'%s': cannot draw the chart: %s", path,
-						      strerror(-r));
-					break;
-				}
-				r = write_file(path, b.p, b.n, err);
-				free(b.p);
-				char **v = r < 0 ? NULL : realloc(written, (nwritten + 1) * sizeof(*v));
-				if (r >= 0 && (!v || !(v[nwritten] = strdup(path)))) {
-					if (v)
-						written = v;
-					r = vp_errorf(err, -ENOMEM, "'%s': out of memory", path);
-					unlink(path);
-				} else if (r >= 0) {
-					written = v;
-					nwritten++;
-				}
-			}
-		}
-	}
+	for (size_t i = 0; i < cmp->nevents && r >= 0; i++)
+		for (size_t k = 0; k < 2 && r >= 0; k++)
+			if (o->kinds & kinds[k].bit)
+				r = draw(cmp, &cmp->events[i], 0, kinds[k].bit, kinds[k].name, o, &written,
+					 &nwritten, err);
+	/* where the time went, for each side whose recordings say (and the baseline's) */
+	for (size_t side = 1; side < cmp->nsides && r >= 0 && (o->kinds & VP_CHART_WATERFALL); side++)
+		if (vp_cmp_time_split(cmp, side, &split, &serr) == 0)
+			r = draw(cmp, NULL, side, VP_CHART_WATERFALL, "waterfall", o, &written, &nwritten,
+				 err);
 	/* all or nothing: a failed run leaves none of its files, nor its directories */
 	for (size_t i = 0; i < nwritten; i++) {
 		if (r < 0)

@@ -1,5 +1,6 @@
 /* Comparison charts with cairo: per event a bar chart (host and guest bars per
- * function) and a circle chart (two donuts), to SVG, PNG, PDF and EPS. SVG
+ * function) and a circle chart (two donuts), and a waterfall of the wall-time
+ * gap, to SVG, PNG, PDF and EPS. SVG
  * output is enriched with libxml2: tooltips (<title>) with full names and
  * exact values on every bar and slice, a <desc> with the data, a viewBox. */
 #ifndef VP_CHART_H
@@ -10,7 +11,7 @@
 
 enum vp_chart_format { VP_FMT_SVG = 1, VP_FMT_PNG = 2, VP_FMT_PDF = 4, VP_FMT_EPS = 8 };
 enum vp_chart_scale { VP_SCALE_AUTO = 0, VP_SCALE_LINEAR, VP_SCALE_LOG };
-enum vp_chart_kind { VP_CHART_BAR = 1, VP_CHART_CIRCLE = 2 };
+enum vp_chart_kind { VP_CHART_BAR = 1, VP_CHART_CIRCLE = 2, VP_CHART_WATERFALL = 4 };
 
 struct vp_chart_opts {
 	const char *outdir;	/* created when missing */
@@ -30,7 +31,9 @@ void vp_chart_opts_init(struct vp_chart_opts *o);
 int vp_chart_formats_parse(const char *s, unsigned *mask);
 
 /* Draw every event of c (its rows as ranked and cut: nrows of each event) into
- * o->outdir as EVENT-bar.FMT and EVENT-circle.FMT, each file written atomically. */
+ * o->outdir as EVENT-bar.FMT and EVENT-circle.FMT, and where the time went
+ * (lib/time/split.h) as time-waterfall.FMT when both sides' recordings say,
+ * each file written atomically. */
 int vp_chart_render(const struct vp_comparison *c, const struct vp_chart_opts *o,
 		    struct vp_error *err);
 

@@ -49,7 +49,7 @@ static void donut(struct canvas *c, const struct vp_comparison *cmp, const struc
 		  int s, double cx, double cy, double R, size_t k)
 {
 	cairo_t *cr = c->cr;
-	const char *what = vp_value_name(cmp);
+	const char *what = vp_event_value_name(cmp, e);
 	double total = vp_cmp_mean_total(e, s, cmp->value), a = -M_PI / 2, rest = total;
 	char buf[64], vals[160];
 
@@ -117,7 +117,7 @@ static void donut(struct canvas *c, const struct vp_comparison *cmp, const struc
 	/* the run's total in the centre, and what it counts when the hole has room */
 	double hole = 2 * R * 0.55 - 8, size = 13;
 	vp_set_rgb(cr, &vp_ink_rgb);
-	vp_format_count(total, buf, sizeof(buf));
+	vp_format_value(cmp, e, total, buf, sizeof(buf));
 	for (vp_font(cr, size, 1); size > 7 && vp_text_width(cr, buf) > hole; vp_font(cr, size, 1))
 		size -= 1;
 	vp_text(c, buf, cx, cy + (hole >= 70 ? -1 : 4), 0.5);

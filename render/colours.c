@@ -9,6 +9,8 @@ const struct rgb vp_ink_rgb = { 0.13, 0.13, 0.13 };
 const struct rgb vp_muted_rgb = { 0.55, 0.55, 0.55 };	/* findings within noise */
 const struct rgb vp_grid_rgb = { 0.87, 0.87, 0.87 };
 const struct rgb vp_other_rgb = { 0.75, 0.75, 0.75 };
+const struct rgb vp_more_rgb = { 0.8, 0.475, 0.655 };	/* #CC79A7 */
+const struct rgb vp_less_rgb = { 0.0, 0.62, 0.451 };	/* #009E73 */
 
 /* Paul Tol's muted scheme: tells slices apart, not sides. */
 static const struct rgb slices[VP_SLICE_COLOURS] = {

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/time/split.h"
+
 static cairo_status_t mem_write(void *closure, const unsigned char *data, unsigned int len)
 {
 	struct vp_membuf *b = closure;
@@ -51,15 +53,21 @@ static void eps_drop_date(struct vp_membuf *b)
 	}
 }
 
-int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event *e, size_t side,
 		     const struct vp_chart_opts *o, unsigned kind, unsigned fmt, struct vp_membuf *b,
 		     struct marks *m, double *wp, double *hp)
 {
-	double w = o->width > 0 ? o->width : 1000;
-	double h = kind == VP_CHART_BAR ? vp_bar_height(e, o) : vp_circle_height(e, o);
+	double w = o->width > 0 ? o->width : 1000, h;
 	cairo_surface_t *s;
-	struct canvas c = { NULL, w, h, m };
+	struct vp_time_split split;
+	struct vp_error err = { 0 };
 	int r;
+
+	if (kind == VP_CHART_WATERFALL && (r = vp_cmp_time_split(cmp, side, &split, &err)) < 0)
+		return r;
+	h = kind == VP_CHART_BAR ? vp_bar_height(e, o) : kind == VP_CHART_CIRCLE ? vp_circle_height(e, o) :
+	    vp_waterfall_height(&split, o);
+	struct canvas c = { NULL, w, h, m };
 
 	*wp = w;
 	*hp = h;
@@ -85,7 +93,8 @@ int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event 
 	}
 	cairo_set_source_rgb(c.cr, 1, 1, 1);
 	cairo_paint(c.cr);
-	r = kind == VP_CHART_BAR ? vp_draw_bar(&c, cmp, e, o) : vp_draw_circle(&c, cmp, e, o);
+	r = kind == VP_CHART_BAR ? vp_draw_bar(&c, cmp, e, o) : kind == VP_CHART_CIRCLE ?
+	    vp_draw_circle(&c, cmp, e, o) : vp_draw_waterfall(&c, cmp, side, &split, o);
 	if (cairo_status(c.cr) != CAIRO_STATUS_SUCCESS && r >= 0)
 		r = -ENOMEM;
 	cairo_destroy(c.cr);

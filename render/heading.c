@@ -11,11 +11,28 @@ const char *vp_value_name(const struct vp_comparison *cmp)
 	return cmp->value == VP_VALUE_SAMPLES ? "samples" : "period";
 }
 
+const char *vp_event_value_name(const struct vp_comparison *cmp, const struct vp_cmp_event *e)
+{
+	return vp_value_is_time(cmp, e) ? "time" : vp_value_name(cmp);
+}
+
+const char *vp_chart_workload(const struct vp_comparison *cmp)
+{
+	const char *w = NULL;
+
+	for (size_t s = 0; s < cmp->nsides; s++) {
+		const char *ws = vp_meta_workload(&cmp->meta[s]);
+		if (ws && w && strcmp(ws, w))
+			return NULL;	/* the sides ran different commands */
+		w = w ? w : ws;
+	}
+	return w;
+}
+
 void vp_chart_title(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
 		    const struct vp_chart_opts *o, char *buf, size_t size)
 {
-	const char *w0 = vp_meta_workload(&cmp->meta[0]), *w1 = vp_meta_workload(&cmp->meta[1]);
-	const char *w = w0 && w1 && strcmp(w0, w1) ? NULL : w0 ? w0 : w1;
+	const char *w = vp_chart_workload(cmp);
 
 	if (o->title)
 		snprintf(buf, size, "%s", o->title);

@@ -44,6 +44,10 @@ struct canvas {
 struct rgb { double r, g, b; };
 extern const struct rgb vp_host_rgb, vp_guest_rgb, vp_ink_rgb, vp_muted_rgb, vp_grid_rgb,
 	vp_other_rgb;
+/* The waterfall's steps: a part that adds to the gap, one that takes from it
+ * (Okabe-Ito reddish purple and bluish green: apart from the sides' colours
+ * and from each other for colour-blind readers). */
+extern const struct rgb vp_more_rgb, vp_less_rgb;
 #define VP_SLICE_COLOURS 8
 const struct rgb *vp_slice_rgb(size_t i);
 const struct rgb *vp_side_rgb(int side);
@@ -62,6 +66,10 @@ double vp_text_width(cairo_t *cr, const char *s);
 double vp_text(struct canvas *c, const char *s, double x, double y, double align);
 /* Numbers for people: 1.2M, 310k, 7; round values without ".0". */
 void vp_format_count(double v, char *buf, size_t size);
+/* A value of e as the chart shows it: time for a time event's period
+ * ("16.50 ms"), else vp_format_count. */
+void vp_format_value(const struct vp_comparison *cmp, const struct vp_cmp_event *e, double v,
+		     char *buf, size_t size);
 /* A share in percent: "12.3%", "<0.1%" for tiny non-zero ones, "0%". */
 void vp_format_share(double share, char *buf, size_t size);
 /* side s over the baseline of a row: "9.1×", "0.14×", "only host". */
@@ -87,6 +95,7 @@ char (*vp_row_labels(cairo_t *cr, const struct vp_cmp_row *rows, size_t n, doubl
 /* ---- axis.c: a value axis, linear from zero or log. */
 struct vp_axis {
 	int log;
+	int time;		/* values are nanoseconds: ticks labelled in one time unit */
 	double lo, hi;		/* value at the axis start (log only) and end */
 	double x0, x1;
 };
@@ -104,8 +113,22 @@ double vp_draw_heading(struct canvas *c, const struct vp_comparison *cmp, const 
 		       const struct vp_chart_opts *o);
 void vp_chart_title(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
 		    const struct vp_chart_opts *o, char *buf, size_t size);
+/* The command both sides recorded (without the recorder's options), NULL
+ * when unknown or they differ. */
+const char *vp_chart_workload(const struct vp_comparison *cmp);
 /* "samples" or "period" (or the tracepoint field the period sums). */
 const char *vp_value_name(const struct vp_comparison *cmp);
+/* 1 when e's values are a time event's periods (nanoseconds); what they
+ * are called then is "time". */
+int vp_value_is_time(const struct vp_comparison *cmp, const struct vp_cmp_event *e);
+const char *vp_event_value_name(const struct vp_comparison *cmp, const struct vp_cmp_event *e);
+
+/* ---- waterfall.c: from the baseline's wall time to the side's, one
+ * floating step per part of the split (lib/time/split.h). */
+struct vp_time_split;
+int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp, size_t side,
+		      const struct vp_time_split *s, const struct vp_chart_opts *o);
+double vp_waterfall_height(const struct vp_time_split *s, const struct vp_chart_opts *o);
 
 /* ---- bar.c, circle.c */
 int vp_draw_bar(struct canvas *c, const struct vp_comparison *cmp, const struct vp_cmp_event *e,
@@ -124,7 +147,7 @@ struct vp_membuf {
 	size_t n, cap;
 	int oom;
 };
-int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event *e, size_t side,
 		     const struct vp_chart_opts *o, unsigned kind, unsigned fmt, struct vp_membuf *b,
 		     struct marks *m, double *w, double *h);
 

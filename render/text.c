@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util/timefmt.h"
+
 void vp_font(cairo_t *cr, double size, int bold)
 {
 	/* One fixed face (fonts-dejavu-core) keeps output the same everywhere. */
@@ -123,6 +125,20 @@ void vp_format_count(double v, char *buf, size_t size)
 		snprintf(buf, size, "%.0f%s", v, unit[u]);
 	else
 		snprintf(buf, size, "%.1f%s", v, unit[u]);
+}
+
+int vp_value_is_time(const struct vp_comparison *cmp, const struct vp_cmp_event *e)
+{
+	return cmp->value == VP_VALUE_PERIOD && vp_event_names_are_time(e->side_name, cmp->nsides);
+}
+
+void vp_format_value(const struct vp_comparison *cmp, const struct vp_cmp_event *e, double v,
+		     char *buf, size_t size)
+{
+	if (vp_value_is_time(cmp, e))
+		vp_format_time(buf, size, v, 1);
+	else
+		vp_format_count(v, buf, size);
 }
 
 void vp_format_share(double share, char *buf, size_t size)

@@ -40,7 +40,7 @@ t0=$(date +%s)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 # Outputs of an earlier run are replaced, not mixed with this one's.
-rm -rf "$out/host" "$out/guest" "$out/tables" "$out/charts" "$out"/*.cmp.xml "$out"/*.txt
+rm -rf "$out/host" "$out/guest" "$out/tables" "$out/charts" "$out"/*.cmp.xml "$out"/*.txt "$out"/*.time.csv
 # A workload's runs on one side: NAME.data, NAME.run-2.data, ... as one side.
 runs() {	# runs LABEL DIR NAME [EXT]
 	local list=$2/$3.${4:-data} k=2
@@ -69,6 +69,10 @@ compare() {	# compare NAME HOST GUEST [OPTIONS]
 		"$host" "$guest" > "$name.txt.tmp" 2>"$name.err" ) ||
 		{ cat "$out/$name.err" >&2; die "vmprof compare for $name failed"; }
 	mv "$out/$name.txt.tmp" "$out/$name.txt"
+	# where the time went, as numbers (the headline of $name.txt)
+	( cd "$out" && "$vmprof" compare --labels host,guest --time-split --format csv -o "$name.cmp.xml" "$@" \
+		"$host" "$guest" > "$name.time.csv" 2>"$name.err" ) ||
+		{ cat "$out/$name.err" >&2; die "vmprof compare --time-split for $name failed"; }
 	rm -f "$out/$name.err"
 }
 for name in matmul memwalk pingpong; do
@@ -87,6 +91,13 @@ for f in "$out"/host/appio.data "$out"/host/appio.run-*.data "$out"/guest/appio.
 	mv "$out/tables/$side.$run.xml.tmp" "$out/tables/$side.$run.xml"
 done
 compare appio "$(runs host tables host.appio xml)" "$(runs guest tables guest.appio xml)"
+# I/O per function as PAPI-V's appio counts it: calls, bytes, errors, short,
+# EOF, mean block and time inside the calls (report --io), the first run's.
+"$vmprof" report --io "$out/host/appio.data" > "$out/tables/host.appio.io.txt" ||
+	die "vmprof report --io of host/appio.data failed"
+"$vmprof" report --io --kallsyms "$out/guest/kallsyms" --symfs "$build/vm/root" \
+	"$out/guest/appio.data" > "$out/tables/guest.appio.io.txt" ||
+	die "vmprof report --io of guest/appio.data failed"
 
 say "5/5 charts"
 mkdir -p "$out/charts"
@@ -101,6 +112,27 @@ for name in "${workloads[@]}"; do
 	echo "######## $name: $(head -n 1 "$out/host/$name.out")"
 	cat "$out/$name.txt"
 done
+for side in host guest; do
+	echo
+	echo "######## appio on the $side, I/O per function"
+	cat "$out/tables/$side.appio.io.txt"
+done
+# Where the time went, every workload at a glance (the headlines above):
+# matmul computes (user CPU), pingpong and appio wait (blocked, waiting).
+echo
+printf '%-9s %10s %10s %7s   %s\n' workload host guest ratio "largest parts of the gap"
+for name in "${workloads[@]}"; do
+	python3 - "$name" "$out/$name.time.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[2])))
+wall = rows[0]
+parts = sorted((r for r in rows[1:] if r["measured"] == "1" and r["gap_share"]),
+               key=lambda r: -abs(float(r["delta"])))[:3]
+base, side = float(wall["baseline"]), float(wall["value"])
+print("%-9s %9.3fs %9.3fs %6.2fx   %s" % (sys.argv[1], base, side, side / base if base else 0,
+      ", ".join("%s %.0f%%" % (r["name"], 100 * float(r["gap_share"])) for r in parts)))
+PY
+done
 echo
 hdr() { "$vmprof" report --header "$1" | sed -n "s/^# $2 *: //p"; }
 printf '%-6s %-18s %-50s %s\n' side kernel hypervisor "steal time (matmul)"
@@ -114,6 +146,7 @@ echo "  host/*.data, guest/*.data   the recordings, $VP_RUNS runs of each worklo
 echo "                              NAME.run-2.data, ... (perf report -i reads them too); guest/ also has its kallsyms"
 echo "  host/*.out, guest/*.out     what each workload printed, run after run (appio: its bytes per function)"
 echo "  *.txt, *.cmp.xml            the comparisons (tables above; full comparison for vmprof chart)"
-echo "  tables/                     the I/O tables in bytes (report --weight ret), one per run"
-echo "  charts/<workload>/          bar and circle charts, SVG and PNG"
+echo "  *.time.csv                  where the time went, host against guest (compare --time-split --format csv)"
+echo "  tables/                     the I/O tables in bytes (report --weight ret), one per run, and per function (report --io)"
+echo "  charts/<workload>/          bar and circle charts and the time waterfall, SVG and PNG"
 say "finished in $(( $(date +%s) - t0 ))s"

@@ -20,6 +20,12 @@ expect_status() {
 	set +e; "$@" >"$WORK/out" 2>"$WORK/err"; local got=$?; set -e
 	[ "$got" -eq "$want" ] || { cat "$WORK/err" >&2; fail "'$*' exited $got, want $want"; }
 }
+# need_tracefs SYSTEM: the tracepoints of SYSTEM (sched, syscalls), tracefs
+# mounted where perf mounts it when it is not
+need_tracefs() {
+	[ -d "/sys/kernel/tracing/events/$1" ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
+	[ -d "/sys/kernel/tracing/events/$1" ] || skip "no $1 tracepoints (tracefs)"
+}
 need_perf() {
 	command -v perf >/dev/null || skip "perf is not installed"
 	perf record -o "$WORK/.probe.data" -e cpu-clock -- true >/dev/null 2>&1 ||

@@ -85,18 +85,44 @@ def parse_perf(path, extra=0, totals=None):
     return rows
 
 
+class Shown:
+    """A period as vmprof shows it: an integer, or a time event's time
+    ("384.0 ms"), equal to perf's integer within half its last digit."""
+    UNIT = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+    def __init__(self, text):
+        self.text = text
+
+    def __eq__(self, other):
+        if isinstance(other, Shown):
+            return self.text == other.text
+        if " " not in self.text:
+            return int(self.text) == other
+        value, unit = self.text.split()
+        decimals = len(value.split(".")[1]) if "." in value else 0
+        step = 10 ** -decimals * self.UNIT[unit]
+        return abs(float(value) * self.UNIT[unit] - other) <= step / 2 + 1e-9 * other
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __repr__(self):
+        return repr(self.text)
+
+
 def parse_vmprof(path, totals=None):
     rows, event = [], None
-    row = re.compile(r"^\s+[\d.]+%\s+(\d+)\s+(\d+)\s+(.+?)\s+\[(.)\] (.*?)\s*$")
+    # the period is a count, or a time event's time ("16.50 ms")
+    row = re.compile(r"^\s+[\d.]+%\s+(\d+)\s+(\d+|[\d.]+ (?:ns|us|ms|s))\s+(.+?)\s+\[(.)\] (.*?)\s*$")
     for line in open(path, encoding="utf-8", errors="replace"):
         line = line.rstrip("\n")
         m = re.match(r"^# Event '(.*)'$", line)
         if m:
             event = m.group(1)
             continue
-        m = re.match(r"^# Samples: (\d+)  Period: (\d+)", line)
+        m = re.match(r"^# Samples: (\d+)  Period: (\d+|[\d.]+ (?:ns|us|ms|s)) ", line)
         if m and totals is not None:
-            totals[event] = {"samples": int(m.group(1)), "period": int(m.group(2))}
+            totals[event] = {"samples": int(m.group(1)), "period": Shown(m.group(2))}
             continue
         if not line or line.startswith("#"):
             continue
@@ -124,10 +150,10 @@ def main():
     bad = 0
     for ev in sorted(set(ptot or {}) | set(otot or {})):
         p, o = ptot.get(ev), otot.get(ev)
-        if p is None and o == {"samples": 0, "period": 0}:
+        if p is None and o is not None and o["samples"] == 0 and o["period"] == 0:
             continue	# perf prints no event that kept no sample
         p = p or {}
-        if o is None or any(p[k] != o[k] for k in p) or "period" not in p:
+        if o is None or any(o[k] != p[k] for k in p) or "period" not in p:
             bad += 1
             print(f"totals of {ev!r}: perf {p} vmprof {o}")
     for key in sorted(set(perf) | set(ours)):

@@ -12,22 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static int ping[2], pong[2];
+#include "inline_syscall.h"
 
-#if defined(__x86_64__)
-static inline long sys3(long nr, long a, long b, long c)
-{
-	long ret;
-	__asm__ volatile("syscall" : "=a"(ret) : "a"(nr), "D"(a), "S"(b), "d"(c)
-			 : "rcx", "r11", "memory");
-	return ret;
-}
-#define do_read(fd, buf, n) sys3(0, (fd), (long)(buf), (long)(n))
-#define do_write(fd, buf, n) sys3(1, (fd), (long)(buf), (long)(n))
-#else
-#define do_read(fd, buf, n) read((fd), (buf), (n))
-#define do_write(fd, buf, n) write((fd), (buf), (n))
-#endif
+static int ping[2], pong[2];
 
 __attribute__((noinline)) static long write_blocks(int fd, int n, size_t size)
 {

@@ -8,6 +8,8 @@
 # travel as such), OUTDIR/NAME.out what the runs printed (their own counts,
 # run after run), for NAME in matmul memwalk pingpong appio. Sizes can be
 # overridden through the environment (VP_MATMUL_N, ...).
+# Every recording says where the command's time went (vmprof-record(1) Time):
+# matmul computes, pingpong and appio wait.
 set -eu
 vmprof=$1 bin=$2 out=$3 label=$4
 runs=${VP_RUNS:-3}
@@ -40,8 +42,10 @@ run() {	# run NAME EVENTS [RECORD-OPTIONS...] -- WORKLOAD ARGS...
 run matmul cpu-clock -- "$bin/matmul" "${VP_MATMUL_N:-400}"
 # Faults stand in for dTLB counters where no PMU exists.
 run memwalk cpu-clock,page-faults,minor-faults -- "$bin/memwalk" "${VP_MEMWALK_MIB:-32}" "${VP_MEMWALK_ROUNDS:-2}"
-# Two switches a round; cpu-clock shows where the kernel spends them.
-run pingpong cpu-clock,context-switches -- "$bin/pingpong" "${VP_PINGPONG_ROUNDS:-5000}"
-# Every read and write: its 'ret' is bytes, summed per function by report --weight ret.
-run appio syscalls:sys_exit_read,syscalls:sys_exit_write -- "$bin/appio" "$out" "${VP_APPIO_SCALE:-200}"
+# Two switches a round; cpu-clock shows where the kernel spends them, and
+# offcpu-time where each thread waits for the other.
+run pingpong cpu-clock,context-switches --off-cpu -- "$bin/pingpong" "${VP_PINGPONG_ROUNDS:-5000}"
+# Every read and write (--io): report --io counts them per function as appio
+# does, and each exit's 'ret' is bytes, summed by report --weight ret.
+run appio cpu-clock --io --off-cpu -- "$bin/appio" "$out" "${VP_APPIO_SCALE:-200}"
 step "done"

@@ -142,6 +142,8 @@ static void copy_meta(struct vp_comparison *c, struct vp_profile_meta *d,
 	d->perf_version = copy(c, s->perf_version, oom);
 	d->vmprof_version = copy(c, s->vmprof_version, oom);
 	d->hypervisor = copy(c, s->hypervisor, oom);
+	d->clocksource = copy(c, s->clocksource, oom);
+	d->sched_method = copy(c, s->sched_method, oom);
 }
 
 /* The runs' common stored label, else the first run's file name. */

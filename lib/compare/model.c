@@ -212,6 +212,8 @@ static void summarise(struct vp_comparison *c, size_t s)
 	m->duration = mean_known(runs, n, offsetof(struct vp_profile_meta, duration));
 	m->cpu_time = mean_known(runs, n, offsetof(struct vp_profile_meta, cpu_time));
 	m->steal_time = mean_known(runs, n, offsetof(struct vp_profile_meta, steal_time));
+	for (size_t i = 0; i < VP_META_NTIMES; i++)	/* where the time went */
+		*vp_meta_time(m, i) = mean_known(runs, n, vp_meta_times[i].offset);
 	m->lost_samples = 0;
 	for (size_t i = 0; i < n; i++)
 		m->lost_samples += runs[i].lost_samples;

@@ -262,3 +262,33 @@ int vp_stat_row(const struct vp_stat_side *base, const struct vp_stat_side *side
 	out->significant = out->q < alpha;
 	return 0;
 }
+
+int vp_stat_mean_diff(const double *base, size_t nbase, const double *side, size_t nside,
+		      double alpha, struct vp_stat_diff *out)
+{
+	double va, vb;
+
+	if (!nbase || !nside || !(alpha > 0 && alpha < 1))
+		return -EINVAL;
+	for (size_t i = 0; i < nbase + nside; i++) {
+		double x = i < nbase ? base[i] : side[i - nbase];
+		if (!isfinite(x))
+			return -EINVAL;
+	}
+	moments(base, NULL, nbase, &out->base, &va);
+	moments(side, NULL, nside, &out->side, &vb);
+	out->delta = out->side - out->base;
+	out->lo = out->hi = NAN;
+	if (nbase < 2 || nside < 2)
+		return 0;
+	va /= (double)nbase;
+	vb /= (double)nside;
+	if (va + vb == 0) {	/* no spread: the interval is the point */
+		out->lo = out->hi = out->delta;
+		return 0;
+	}
+	double half = gsl_cdf_tdist_Qinv(alpha / 2, welch_df(va, nbase, vb, nside)) * sqrt(va + vb);
+	out->lo = out->delta - half;
+	out->hi = out->delta + half;
+	return 0;
+}

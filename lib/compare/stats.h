@@ -87,4 +87,18 @@ int vp_stat_event(const struct vp_stat_runs *base, const struct vp_stat_runs *si
  * -EINVAL otherwise; -ENOMEM. */
 int vp_stat_aa_floor(const struct vp_stat_runs *base, double alpha, size_t *flagged);
 
+/* A quantity measured once per run (a recording's wall time, CPU time...):
+ * the difference of the side's mean and the baseline's, with Welch's
+ * interval at confidence 1 - alpha. */
+struct vp_stat_diff {
+	double base, side;	/* the means */
+	double delta;		/* side - base */
+	double lo, hi;		/* NAN when a side has fewer than 2 runs: run-to-run
+				   variation unmeasured */
+};
+/* Returns 0, or -EINVAL for an empty side, a value that is not finite or an
+ * alpha outside (0, 1). */
+int vp_stat_mean_diff(const double *base, size_t nbase, const double *side, size_t nside,
+		      double alpha, struct vp_stat_diff *out);
+
 #endif

@@ -213,6 +213,15 @@ static void vmprof_meta(const struct vp_perfdata *pd, struct vp_profile_meta *m,
 				m->steal_time = d;
 			else if (!strcmp(key, "cpu-time") && num)
 				m->cpu_time = d;
+			else if (!strcmp(key, "sched-lost") && num)
+				m->sched_lost = (uint64_t)d;
+			else if (!strcmp(key, "clocksource"))
+				m->clocksource = vp_strpool_intern(pool, val);
+			else if (!strcmp(key, "sched-method"))
+				m->sched_method = vp_strpool_intern(pool, val);
+			for (size_t i = 0; i < VP_META_NTIMES && num; i++)
+				if (!strcmp(key, vp_meta_times[i].key))
+					*vp_meta_time(m, i) = d;
 		}
 		p += n + 1;
 	}

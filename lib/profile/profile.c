@@ -6,8 +6,32 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 
 #include "lib/util/namelist.h"
+
+const struct vp_meta_time_field vp_meta_times[VP_META_NTIMES] = {
+	{ "wall-time", offsetof(struct vp_profile_meta, wall_time), NULL },
+	{ "user-time", offsetof(struct vp_profile_meta, user_time), NULL },
+	{ "system-time", offsetof(struct vp_profile_meta, system_time), NULL },
+	{ "steal-running", offsetof(struct vp_profile_meta, steal_running),
+	  "of the steal, while its threads ran" },
+	{ "runnable-wait", offsetof(struct vp_profile_meta, runnable_wait), "summed over threads" },
+	{ "blocked-time", offsetof(struct vp_profile_meta, blocked_time), "summed over threads" },
+	{ "wall-waiting", offsetof(struct vp_profile_meta, wall_waiting),
+	  "no thread running, some runnable" },
+	{ "wall-blocked", offsetof(struct vp_profile_meta, wall_blocked), "every thread blocked" },
+};
+
+double *vp_meta_time(struct vp_profile_meta *m, size_t i)
+{
+	return (double *)((char *)m + vp_meta_times[i].offset);
+}
+
+const double *vp_meta_time_c(const struct vp_profile_meta *m, size_t i)
+{
+	return (const double *)((const char *)m + vp_meta_times[i].offset);
+}
 
 void vp_profile_meta_init(struct vp_profile_meta *m)
 {
@@ -17,6 +41,8 @@ void vp_profile_meta_init(struct vp_profile_meta *m)
 	m->duration = -1;
 	m->cpu_time = -1;
 	m->steal_time = -1;
+	for (size_t i = 0; i < VP_META_NTIMES; i++)
+		*vp_meta_time(m, i) = -1;
 }
 
 const char *vp_meta_workload(const struct vp_profile_meta *m)
@@ -350,6 +376,55 @@ const char *vp_dso_short_name(const char *dso)
 		return dso;
 	slash = strrchr(dso, '/');
 	return slash && slash[1] ? slash + 1 : dso;
+}
+
+int vp_event_is_time(const char *name, uint32_t attr_type, uint64_t attr_config)
+{
+	static const char *const names[] = { "cpu-clock", "task-clock", "offcpu-time" };
+	size_t n;
+
+	if (attr_type == PERF_TYPE_SOFTWARE &&
+	    (attr_config == PERF_COUNT_SW_CPU_CLOCK || attr_config == PERF_COUNT_SW_TASK_CLOCK))
+		return 1;
+	if (!name)
+		return 0;
+	n = strcspn(name, ":#");
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (strlen(names[i]) == n && !strncmp(name, names[i], n))
+			return 1;
+	return 0;
+}
+
+int vp_table_is_time(const struct vp_event_table *t)
+{
+	return !t->weight && !t->group && vp_event_is_time(t->name, t->attr_type, t->attr_config);
+}
+
+int vp_event_names_are_time(const char *const *names, size_t n)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!names[i])
+			continue;
+		if (!vp_event_is_time(names[i], ~0u, 0))
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
+int vp_dso_is_system(const char *dso)
+{
+	static const char *const dirs[] = { "/lib/", "/lib32/", "/lib64/", "/usr/lib/", "/usr/lib32/",
+					    "/usr/lib64/", "/usr/libexec/" };
+
+	if (!dso || dso[0] == '[')	/* [vdso], [kernel.kallsyms], [unknown] */
+		return 1;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++)
+		if (!strncmp(dso, dirs[i], strlen(dirs[i])))
+			return 1;
+	return 0;
 }
 
 int vp_key_parse(const char *spec, unsigned *key)

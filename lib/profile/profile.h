@@ -58,6 +58,8 @@ struct vp_event_table {
 	unsigned key;		/* enum vp_keyfield mask */
 	const char *weight;	/* interned field name when period sums a tracepoint field, else NULL */
 	const char *group;	/* interned field name when rows are that field's values, else NULL */
+	int own_frame;		/* samples charged to the first frame of the program's own objects
+				 * (vp_dso_is_system), not to their address: offcpu-time */
 	uint64_t total_samples;	/* over every sample of the event, even rows not kept */
 	uint64_t total_period;
 	uint64_t lost_samples;
@@ -86,7 +88,31 @@ struct vp_profile_meta {
 	double cpu_time;	/* seconds of CPU used by the recorded command */
 	double steal_time;	/* seconds stolen by the host over the recording */
 	uint64_t lost_samples;
+	/* Where the command's time went (vmprof record; seconds). Threads' times
+	 * are summed over the threads, so with several they can exceed wall. */
+	double wall_time;	/* the command's, from exec to exit */
+	double user_time, system_time;	/* CPU of its process tree (rusage) */
+	double runnable_wait;	/* its threads waited runnable for a CPU */
+	double blocked_time;	/* its threads were blocked (sleeping, waiting for I/O...) */
+	double steal_running;	/* of the steal, estimated while its threads ran */
+	double wall_waiting;	/* no thread of it running, some runnable */
+	double wall_blocked;	/* all its threads blocked */
+	const char *clocksource;	/* the kernel's ("tsc", "kvm-clock") */
+	const char *sched_method;	/* how wait and blocked time were measured */
+	uint64_t sched_lost;	/* scheduler records the recorder lost */
 };
+
+/* The time fields of the metadata and their keys in files (vmprof's own
+ * section, XML attributes): one list for every reader and writer. */
+struct vp_meta_time_field {
+	const char *key;	/* "wall-time", "user-time"... */
+	size_t offset;		/* of a double in struct vp_profile_meta */
+	const char *what;	/* how it is counted, for people; NULL when the name says it */
+};
+#define VP_META_NTIMES 8
+extern const struct vp_meta_time_field vp_meta_times[VP_META_NTIMES];
+double *vp_meta_time(struct vp_profile_meta *m, size_t i);
+const double *vp_meta_time_c(const struct vp_profile_meta *m, size_t i);
 
 struct vp_profile {
 	struct vp_strpool *pool;
@@ -136,6 +162,24 @@ char vp_domain_from_cpumode(unsigned cpumode);
 int vp_domain_valid(char d);
 /* Last path component, as perf's short dso name ("libc.so.6"); bracketed names as-is. */
 const char *vp_dso_short_name(const char *dso);
+/* Time events: cpu-clock and task-clock (periods are nanoseconds on a CPU)
+ * and offcpu-time (nanoseconds blocked), known by attr (software
+ * CPU_CLOCK, TASK_CLOCK) or by name without modifiers or a #N suffix
+ * ("cpu-clock:u"); attr_type ~0 when unknown. Their periods are shown as
+ * time (lib/util/timefmt.h). */
+int vp_event_is_time(const char *name, uint32_t attr_type, uint64_t attr_config);
+/* A table whose period column is time: a time event not weighed or grouped
+ * by a tracepoint field. */
+int vp_table_is_time(const struct vp_event_table *t);
+/* Every non-NULL name of n is a time event's (and one is): a comparison's
+ * sides, for instance. */
+int vp_event_names_are_time(const char *const *names, size_t n);
+
+/* 1 for an object that is not the program's own: the system's libraries
+ * (a path under /lib, /lib32, /lib64, /usr/lib, /usr/lib32, /usr/lib64,
+ * /usr/libexec: the C library, ld.so, libstdc++...) and bracketed objects
+ * ([vdso], the kernel, [unknown]). */
+int vp_dso_is_system(const char *dso);
 
 /* Length of the prefix of a symbol perf would print: the name without a
  * trailing parameter list, cv/ref qualifiers and clone suffixes ("f(int) const"

@@ -1,6 +1,7 @@
 /* perf.data -> profile: one walk over the file feeding the session (maps)
  * and the per-event tables. */
 #include "report.h"
+#include "charge.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -66,6 +67,7 @@ struct loader {
 	int fields_found;
 	struct pending pending;
 	int plain;		/* neither --caller nor a comm or pid key */
+	int own_frames;		/* a table charges the program's own frame (offcpu-time) */
 	struct row_slot *rows;	/* ROW_CACHE_SIZE of them */
 	struct vp_filter_run filter;
 };
@@ -105,6 +107,10 @@ static struct vp_event_table *table_make(struct loader *l, const struct vp_evsel
 			if (t) {
 				t->attr_type = ev->attr.type;
 				t->attr_config = ev->attr.config;
+				/* off-CPU time is the program's: where it blocked, not where the kernel did */
+				t->own_frame = !l->o->caller && !strcmp(ev->name, "offcpu-time") &&
+					       (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+				l->own_frames |= t->own_frame;
 				if (has_field && l->o->weight)
 					t->weight = l->field;
 				else if (has_field)
@@ -254,17 +260,19 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	if (!t || !vp_filter_keep(&l->filter, l->sc.session, s))
 		return 0;
 	if ((s->misc & VP_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL && !l->o->caller &&
-	    !t->weight && !t->group && !(l->key & (VP_KEY_COMM | VP_KEY_PID)) &&
+	    !t->weight && !t->group && !t->own_frame && !(l->key & (VP_KEY_COMM | VP_KEY_PID)) &&
 	    vp_session_kernel_loading(l->sc.session)) {
 		int r = pending_add(l, t, s);
 		if (r != 0)
 			return r < 0 ? r : 0;
 	}
-	if (l->plain && !t->weight && !t->group)
+	if (l->plain && !t->weight && !t->group && !t->own_frame)
 		return count_plain(l, t, s);
 	vp_session_resolve(l->sc.session, s->pid, s->misc, s->ip, &res);
 	if (l->o->caller && s->callchain)
 		resolve_caller(l, s, &res);
+	else if (t->own_frame && s->callchain)
+		vp_charge_own(l->sc.session, s, &res);
 	row = (struct vp_row){ res.symbol, res.dso, NULL, -1, res.domain, s->count, s->period };
 	if ((f = sample_field(l, t, s))) {
 		if (t->weight) {
@@ -404,7 +412,7 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	/* A merged run of samples spans time: a time range may cut it. */
 	struct vp_perf_tool tool = {
 		.sample = on_sample, .lost = on_lost,
-		.merge_repeats = l.plain && !l.td && !o->filter.time.n,
+		.merge_repeats = l.plain && !l.td && !l.own_frames && !o->filter.time.n,
 	};
 	vp_session_tool(&tool);
 	tool.mmap = on_mmap;	/* set-aside kernel samples first */

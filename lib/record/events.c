@@ -341,6 +341,28 @@ int vp_events_parse_kvm(const char *spec, enum vp_kvm_mode mode, struct vp_event
 	return 0;
 }
 
+int vp_events_add(struct vp_event_spec **ev, size_t *n, const char *spec, int callchain,
+		  struct vp_error *err)
+{
+	struct vp_event_spec *more, *all;
+	size_t k;
+	int r;
+
+	if ((r = vp_events_parse(spec, &more, &k, err)) < 0)
+		return r;
+	if (!(all = realloc(*ev, (*n + k) * sizeof(*all)))) {
+		free(more);
+		return vp_errorf(err, -ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < k; i++)
+		more[i].callchain = callchain;
+	memcpy(all + *n, more, k * sizeof(*more));
+	free(more);
+	*ev = all;
+	*n += k;
+	return 0;
+}
+
 void vp_events_each_name(void (*fn)(const char *name, const char *kind, void *ctx), void *ctx)
 {
 	char buf[96];

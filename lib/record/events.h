@@ -15,6 +15,7 @@ struct vp_event_spec {
 	int tracepoint;
 	int levels;			/* a modifier names privilege levels (u, k or h) */
 	int has_modifiers;		/* name ends in a modifier string (":u", ":G") */
+	int callchain;			/* record its callchain even without -g */
 	char tp_system[64], tp_event[96];
 };
 
@@ -29,6 +30,10 @@ int vp_events_parse(const char *spec, struct vp_event_spec **out, size_t *n, str
 enum vp_kvm_mode { VP_KVM_BOTH = 0, VP_KVM_HOST, VP_KVM_GUEST };
 int vp_events_parse_kvm(const char *spec, enum vp_kvm_mode mode, struct vp_event_spec **out,
 			size_t *n, struct vp_error *err);
+
+/* Append the events of spec to *ev (n of them), with callchain set; -errno. */
+int vp_events_add(struct vp_event_spec **ev, size_t *n, const char *spec, int callchain,
+		  struct vp_error *err);
 
 /* The tracefs directory (mounted at /sys/kernel/tracing when missing), or NULL. */
 const char *vp_tracefs(void);

@@ -10,15 +10,17 @@
 
 #include "machine.h"
 #include "portable.h"
+#include "sched.h"
 #include "tracing.h"
 #include "lib/perfdata/perfdata.h"
 #include "lib/perfdata/write.h"
 #include "lib/symbols/session.h"
 
-static char *meta_text(const struct vp_record_opts *o, const char *hv, time_t start, double dur,
-		       double steal, double cpu)
+/* vmprof's facts as key=value lines (features.c reads them back). */
+static char *meta_text(const struct vp_record_opts *o, const char *hv,
+		       const struct vp_record_facts *x)
 {
-	char *s = NULL;
+	char *s = NULL, cs[64];
 	size_t n = 0;
 	FILE *f = open_memstream(&s, &n);
 
@@ -28,12 +30,34 @@ static char *meta_text(const struct vp_record_opts *o, const char *hv, time_t st
 	if (o->label)
 		fprintf(f, "label=%s\n", o->label);
 	fprintf(f, "hypervisor=%s\n", hv);
-	fprintf(f, "start-time=%lld\n", (long long)start);
-	fprintf(f, "duration=%.6f\n", dur);
-	if (steal >= 0)
-		fprintf(f, "steal-time=%.6f\n", steal);
-	if (cpu >= 0)
-		fprintf(f, "cpu-time=%.6f\n", cpu);
+	vp_clocksource(cs, sizeof(cs));
+	if (cs[0])
+		fprintf(f, "clocksource=%s\n", cs);
+	fprintf(f, "start-time=%lld\n", (long long)x->start);
+	fprintf(f, "duration=%.6f\n", x->seconds);
+	if (x->wall >= 0)
+		fprintf(f, "wall-time=%.6f\n", x->wall);
+	if (x->steal >= 0)
+		fprintf(f, "steal-time=%.6f\n", x->steal);
+	if (x->steal_running >= 0)
+		fprintf(f, "steal-running=%.6f\n", x->steal_running);
+	if (x->user >= 0 && x->system >= 0)
+		fprintf(f, "cpu-time=%.6f\nuser-time=%.6f\nsystem-time=%.6f\n", x->user + x->system,
+			x->user, x->system);
+	if (x->sched) {
+		fprintf(f, "runnable-wait=%.6f\nblocked-time=%.6f\nwall-waiting=%.6f\nwall-blocked=%.6f\n",
+			x->sched->runnable_wait, x->sched->blocked, x->sched->waiting_wall,
+			x->sched->blocked_wall);
+		if (x->no_wakeups)
+			fprintf(f, "sched-method=switch records only: blocked until switched in, waiting "
+				"after preemption only (%s)\n", x->no_wakeups);
+		else
+			fprintf(f, "sched-method=switch records and wakeups\n");
+		if (x->sched->lost)
+			fprintf(f, "sched-lost=%llu\n", (unsigned long long)x->sched->lost);
+	} else if (x->no_sched) {
+		fprintf(f, "sched-method=none (%s)\n", x->no_sched);
+	}
 	if (o->guest_kallsyms)
 		fprintf(f, "guest-kallsyms=%s\n", o->guest_kallsyms);
 	if (o->guest_modules)
@@ -41,7 +65,6 @@ static char *meta_text(const struct vp_record_opts *o, const char *hv, time_t st
 	fclose(f);
 	return s;
 }
-
 
 int vp_record_finish(struct vp_pdw *w, const char *partial, const struct vp_record_opts *o,
 		     const struct vp_event_spec *ev, size_t nev, size_t page,
@@ -53,10 +76,7 @@ int vp_record_finish(struct vp_pdw *w, const char *partial, const struct vp_reco
 
 	vp_hypervisor(hv, sizeof(hv));
 	uname(&u);
-	double steal1 = vp_steal_seconds();
-	char *meta = meta_text(o, hv, facts->start, facts->seconds,
-			       facts->steal0 >= 0 && steal1 >= 0 ? steal1 - facts->steal0 : -1,
-			       facts->cpu_time);
+	char *meta = meta_text(o, hv, facts);
 	char version[64];
 	snprintf(version, sizeof(version), "vmprof %s", VP_VERSION);
 	struct vp_pdw_features feat = { u.nodename, u.release, version, u.machine,

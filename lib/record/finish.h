@@ -12,12 +12,19 @@
 
 struct vp_pdw;
 
-/* What the recording knows of itself when it stops. */
+struct vp_sched_totals;
+
+/* What the recording knows of itself when it stops; seconds, < 0 unknown. */
 struct vp_record_facts {
 	time_t start;		/* wall clock at the start */
 	double seconds;		/* recording time */
-	double steal0;		/* steal time at the start, < 0 when unknown */
-	double cpu_time;	/* the command's CPU time, < 0 when unknown */
+	double steal;		/* steal over all CPUs while the command ran (or the recording) */
+	double steal_running;	/* of that, estimated while its threads ran on those CPUs */
+	double user, system;	/* CPU time of the command's process tree */
+	double wall;		/* the command's wall time, exec to exit */
+	const char *no_sched;	/* why the threads' scheduling was not followed, or NULL */
+	const char *no_wakeups;	/* why the wakeups were not seen, or NULL */
+	const struct vp_sched_totals *sched;	/* NULL when not followed */
 };
 
 /* Finish w (written to partial), which is gone after the call: on failure

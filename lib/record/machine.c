@@ -66,6 +66,11 @@ void vp_hypervisor(char *buf, size_t size)
 		snprintf(buf, size, "%s", name);
 }
 
+void vp_clocksource(char *buf, size_t size)
+{
+	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", buf, size);
+}
+
 double vp_steal_seconds(void)
 {
 	FILE *f = fopen("/proc/stat", "r");
@@ -81,6 +86,28 @@ double vp_steal_seconds(void)
 		r = (double)v[7] / (double)sysconf(_SC_CLK_TCK);
 	fclose(f);
 	return r;
+}
+
+size_t vp_steal_per_cpu(double *steal, size_t max)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	unsigned long long v[8];
+	char line[512];
+	unsigned cpu;
+	size_t n = 0;
+
+	for (size_t i = 0; i < max; i++)
+		steal[i] = 0;
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
+			   &v[3], &v[4], &v[5], &v[6], &v[7]) == 9 && cpu < max) {
+			steal[cpu] = (double)v[7] / (double)sysconf(_SC_CLK_TCK);
+			n++;
+		}
+	fclose(f);
+	return n;
 }
 
 int vp_cpu_list_parse(const char *s, int *cpus, size_t max, size_t *n)

@@ -2,8 +2,11 @@
  * that CPU redirected into it (PERF_EVENT_IOC_SET_OUTPUT), drained by a poll
  * loop that sleeps until the kernel wakes it; records go straight into the
  * perf.data writer, a FINISHED_ROUND after each pass as perf writes them.
- * vp_record runs named steps (prepare, choose_targets, open_all, open_output,
- * start, record_loop, stop, then finish.c) and has one cleanup for them all. */
+ * A command's threads (and -p's) are followed through the scheduler too
+ * (sched.h): its rings are drained in the same passes, their offcpu-time
+ * samples written in the round they end in. vp_record runs named steps
+ * (prepare, choose_targets, open_all, open_sched, open_output, start,
+ * record_loop, stop, then finish.c) and has one cleanup for them all. */
 #include "record.h"
 
 #include <errno.h>
@@ -14,17 +17,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "access.h"
 #include "events.h"
 #include "machine.h"
 #include "lib/perfdata/write.h"
 #include "finish.h"
+#include "ring.h"
+#include "sched.h"
 #include "synth.h"
 #include "targets.h"
 
@@ -44,12 +49,6 @@ void vp_record_stop(void)
 	}
 }
 
-struct ring {
-	int fd;			/* the event whose buffer this is */
-	void *base;
-	size_t size;		/* data area, a power of two */
-};
-
 struct rec {
 	const struct vp_record_opts *o;
 	struct vp_event_spec *ev;
@@ -64,7 +63,7 @@ struct rec {
 	size_t nfds;
 	uint64_t **ids;		/* per event */
 	size_t *nids;
-	struct ring *rings;	/* per CPU */
+	struct vp_ring *rings;	/* per CPU */
 	size_t nrings;
 	size_t page;
 	struct vp_pdw *w;
@@ -80,80 +79,20 @@ struct rec {
 	int pidfd;
 	char partial[4096];		/* OUTPUT.partial, renamed when complete */
 	struct vp_pdw_event *pev;
+	size_t npev;
+	uint64_t offcpu_id;	/* the id of the file's offcpu-time event (--off-cpu) */
 	time_t start;
-	double t0, steal0, cpu_time;
+	double t0, t_exit, steal0, steal1, user_time, sys_time;
+	double *cpu_steal[2];	/* per CPU at the start and at the command's end */
+	/* where the threads were when not running (sched.h), NULL if not followed */
+	struct vp_sched *sched;
+	char no_sched[1024];
+	uint64_t pass_start;	/* VP_SCHED_CLOCK at the start of the previous drain pass */
 };
 
 static long perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group, unsigned long fl)
 {
 	return syscall(SYS_perf_event_open, a, pid, cpu, group, fl);
-}
-
-static int paranoid(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
-}
-
-/* Why an event did not open, in words a user can act on. The paranoid level
- * it needs: -1 for tracepoint payloads, 0 for whole CPUs (-a, -C), 1 for
- * kernel samples. */
-static int open_error(const struct rec *r, const struct vp_event_spec *e, int errnum)
-{
-	struct vp_error *err = r->err;
-	int need = e->tracepoint ? -1 : r->o->system_wide || r->o->cpus ? 0 : 1;
-
-	if (errnum == EACCES || errnum == EPERM)
-		return vp_errorf(err, -errnum, "event '%s': not permitted: perf_event_paranoid is %d; "
-				 "run as root or set it to %d (sysctl kernel.perf_event_paranoid=%d)",
-				 e->name, paranoid(), need, need);
-	if (e->needs_pmu && (errnum == ENOENT || errnum == EOPNOTSUPP || errnum == ENODEV))
-		return vp_errorf(err, -errnum, "event '%s': no hardware PMU is visible to this machine "
-				 "(%s); software events and tracepoints still work", e->name, strerror(errnum));
-	if (errnum == EMFILE)
-		return vp_errorf(err, -errnum, "event '%s': too many open files (raise ulimit -n)", e->name);
-	return vp_errorf(err, -errnum, "event '%s': cannot open: %s", e->name, strerror(errnum));
-}
-
-/* perf's evsel__fallback: where the kernel refuses kernel-side sampling to
- * this user (perf_event_paranoid >= 2, no CAP_PERFMON), an event asked
- * without u/k/h counts user space only, renamed as perf renames it
- * ("cpu-clock:u"). Not with -a or -C and not for an explicit :k or :h: those
- * fail with the reason. 1 when the event changed. */
-static int fall_back_to_user(struct rec *r, struct vp_event_spec *e)
-{
-	size_t len = strlen(e->name);
-
-	if (r->o->system_wide || r->o->cpus || e->levels || e->attr.exclude_kernel ||
-	    e->attr.exclude_user || len + 3 > sizeof(e->name))
-		return 0;
-	e->attr.exclude_kernel = 1;
-	e->attr.exclude_hv = 1;
-	strcpy(e->name + len, e->has_modifiers ? "u" : ":u");
-	r->user_only++;
-	return 1;
-}
-
-/* Said once, naming every event that fell back. */
-static void warn_user_only(const struct rec *r)
-{
-	char names[512] = "";
-	size_t at = 0;
-
-	for (size_t e = 0; e < r->nev && at < sizeof(names); e++)
-		if (r->ev[e].attr.exclude_kernel && r->ev[e].attr.exclude_hv && !r->ev[e].levels)
-			at += (size_t)snprintf(names + at, sizeof(names) - at, "%s'%s'", at ? ", " : "",
-					       r->ev[e].name);
-	vp_warn("kernel.perf_event_paranoid=%d keeps kernel samples from this user: recording "
-		"user space only (%s), as perf does; run as root or set it to 1 for kernel samples",
-		paranoid(), names);
 }
 
 /* One fd; an event's first open may fall back to user space and try again
@@ -162,9 +101,19 @@ static long open_event(struct rec *r, struct vp_event_spec *e, pid_t pid, int cp
 {
 	long fd = perf_event_open(&e->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 
-	if (fd < 0 && first && (errno == EACCES || errno == EPERM) && fall_back_to_user(r, e))
+	if (fd < 0 && first && (errno == EACCES || errno == EPERM) &&
+	    vp_fall_back_to_user(e, r->o->system_wide || r->o->cpus)) {
+		r->user_only++;
 		fd = perf_event_open(&e->attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	}
 	return fd;
+}
+
+/* Threads are followed through the scheduler (sched.h) for a command and
+ * for -p: every event then runs on its clock. */
+static int follows_threads(const struct vp_record_opts *o)
+{
+	return o->argv || o->pids;
 }
 
 static void setup_attrs(struct rec *r)
@@ -177,9 +126,9 @@ static void setup_attrs(struct rec *r)
 		a->size = sizeof(*a);
 		a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 				 PERF_SAMPLE_PERIOD;
-		if (r->nev > 1)
+		if (r->nev > 1 || o->off_cpu)	/* offcpu-time is one more event in the file */
 			a->sample_type |= PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER;
-		if (o->callchain)
+		if (o->callchain || r->ev[i].callchain)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		if (r->ev[i].tracepoint)
 			a->sample_type |= PERF_SAMPLE_RAW;
@@ -197,6 +146,10 @@ static void setup_attrs(struct rec *r)
 		a->enable_on_exec = cmd && !o->system_wide;
 		a->inherit = !o->system_wide;
 		a->sample_id_all = 1;
+		if (follows_threads(o)) {
+			a->use_clockid = 1;
+			a->clockid = VP_SCHED_CLOCK;
+		}
 		if (i == 0) {	/* one event carries the task and mapping records */
 			a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
 		}
@@ -238,20 +191,20 @@ static int open_all(struct rec *r)
 				if (fd < 0) {
 					if (errno == ESRCH)	/* a thread of -p ended meanwhile */
 						continue;
-					return open_error(r, &r->ev[e], errno);
+					return vp_open_error(r->err, &r->ev[e], errno,
+							     r->o->system_wide || r->o->cpus);
 				}
 				r->fds[r->nfds++] = (int)fd;
 				if (add_id(r, e, (int)fd) < 0)
 					return vp_errorf(r->err, -errno, "event '%s': no id: %s", r->ev[e].name,
 							 strerror(errno));
 				if (leader < 0) {
-					size_t len = (pages + 1) * r->page;
-					void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
-					if (m == MAP_FAILED)
-						return vp_errorf(r->err, -errno, "cannot map the ring buffer of CPU %d: %s "
+					int e = vp_ring_map(&r->rings[r->nrings], (int)fd, pages, r->page);
+					if (e < 0)
+						return vp_errorf(r->err, e, "cannot map the ring buffer of CPU %d: %s "
 								 "(perf_event_mlock_kb too small?)", r->cpus[c],
-								 strerror(errno));
-					r->rings[r->nrings++] = (struct ring){ (int)fd, m, pages * r->page };
+								 strerror(-e));
+					r->nrings++;
 					leader = (int)fd;
 				} else if (ioctl((int)fd, PERF_EVENT_IOC_SET_OUTPUT, leader) != 0) {
 					return vp_errorf(r->err, -errno, "event '%s': cannot share CPU %d's buffer: %s",
@@ -262,38 +215,43 @@ static int open_all(struct rec *r)
 	return 0;
 }
 
-/* Copy whatever the kernel has written since the last pass. */
+/* A record of the file's events, counted and written. */
+static int keep(void *ctx, const struct perf_event_header *h)
+{
+	struct rec *r = ctx;
+
+	if (h->type == PERF_RECORD_SAMPLE)
+		r->samples++;
+	else if (h->type == PERF_RECORD_LOST && h->size >= 24)
+		r->lost += ((const uint64_t *)h)[2];
+	return vp_pdw_write(r->w, h, h->size);
+}
+
+static int emit(void *ctx, const void *rec, size_t len)
+{
+	struct rec *r = ctx;
+
+	r->samples++;
+	return vp_pdw_write(r->w, rec, len);
+}
+
+/* One pass: whatever the kernel has written since the last, then the
+ * scheduler's events up to this pass's start (the rings have all gone past
+ * it), their samples no older than the previous pass's start: perf's rounds
+ * then keep them in order. */
 static int drain(struct rec *r, int *any)
 {
-	for (size_t i = 0; i < r->nrings; i++) {
-		struct ring *g = &r->rings[i];
-		struct perf_event_mmap_page *mp = g->base;
-		unsigned char *data = (unsigned char *)g->base + r->page;
-		uint64_t head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE), tail = mp->data_tail;
+	uint64_t start = r->sched ? vp_sched_now() : 0;
+	size_t emitted = 0;
 
-		while (tail < head) {
-			size_t at = (size_t)(tail & (g->size - 1));
-			struct perf_event_header h;
-			memcpy(&h, data + at, sizeof(h));	/* 8-byte aligned: never split */
-			if (h.size < sizeof(h) || h.size > head - tail)
-				break;	/* cannot happen with a sane kernel; stop rather than spin */
-			const void *rec = data + at;
-			if (at + h.size > g->size) {	/* wraps: make it whole */
-				size_t first = g->size - at;
-				memcpy(r->copy, data + at, first);
-				memcpy(r->copy + first, data, h.size - first);
-				rec = r->copy;
-			}
-			if (h.type == PERF_RECORD_SAMPLE)
-				r->samples++;
-			else if (h.type == PERF_RECORD_LOST && h.size >= 24)
-				r->lost += ((const uint64_t *)rec)[2];
-			if (vp_pdw_write(r->w, rec, h.size) < 0)
-				return -1;
-			tail += h.size;
-			*any = 1;
-		}
-		__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+	for (size_t i = 0; i < r->nrings; i++)
+		if (vp_ring_drain(&r->rings[i], r->copy, keep, r, any) < 0)
+			return -1;
+	if (r->sched) {
+		if (vp_sched_pass(r->sched, start, r->pass_start, emit, r, &emitted) < 0)
+			return -1;
+		r->pass_start = start;
+		*any |= emitted > 0;
 	}
 	return 0;
 }
@@ -350,6 +308,12 @@ static int prepare(struct rec *r)
 				return rc;
 			r->res->fell_back = 1;
 		}
+	}
+	/* --io: the syscall tracepoints of read and write, with their callchains
+	 * so that each call is charged to the program's function that made it */
+	if (o->io && (rc = vp_events_add(&r->ev, &r->nev, VP_IO_EVENTS, 1, err)) < 0) {
+		vp_error_prefix(err, "--io");
+		return rc;
 	}
 	setup_attrs(r);
 	return 0;
@@ -410,17 +374,49 @@ static int choose_targets(struct rec *r)
 	return 0;
 }
 
+/* The scheduler side channel for the threads recorded (a command's, -p's):
+ * said in the file when it cannot be had, an error only for --off-cpu. */
+static int open_sched(struct rec *r)
+{
+	const struct vp_record_opts *o = r->o;
+	pid_t child = r->child;
+	struct vp_sched_opts so = { o->off_cpu, r->cpus, r->ncpus, o->argv ? &child : r->targets,
+				    o->argv ? 1 : r->ntargets, o->argv && !o->system_wide,
+				    o->mmap_pages ? o->mmap_pages : 128, r->page };
+	struct vp_error serr = { 0 };
+	int rc;
+
+	if (!follows_threads(o))
+		return 0;
+	if ((rc = vp_sched_open(&so, &r->sched, &serr)) < 0) {
+		if (o->off_cpu || rc != -EOPNOTSUPP) {
+			*r->err = serr;
+			return rc;
+		}
+		snprintf(r->no_sched, sizeof(r->no_sched), "%s", serr.msg);
+	}
+	return 0;
+}
+
 /* OUTPUT.partial with the events and their ids, then what existed before. */
 static int open_output(struct rec *r)
 {
 	int rc;
 
-	r->pev = calloc(r->nev, sizeof(*r->pev));
+	r->pev = calloc(r->nev + 1, sizeof(*r->pev));
 	if (!r->pev)
 		return vp_errorf(r->err, -ENOMEM, "out of memory");
 	for (size_t e = 0; e < r->nev; e++)
 		r->pev[e] = (struct vp_pdw_event){ r->ev[e].attr, r->ev[e].name, r->ids[e], r->nids[e] };
-	if ((rc = vp_pdw_open(r->partial, r->pev, r->nev, &r->w, r->err)) < 0)
+	r->npev = r->nev;
+	if (r->o->off_cpu && r->sched) {	/* samples written from the side channel */
+		struct vp_pdw_event *p = &r->pev[r->npev++];
+		vp_sched_offcpu_event(r->sched, &p->attr, &r->offcpu_id);
+		p->name = "offcpu-time";
+		p->ids = &r->offcpu_id;
+		p->nids = 1;
+	}
+	if ((rc = vp_pdw_open(r->partial, r->pev, r->npev, &r->w, r->err)) < 0)
 		return rc;
 	vp_synth_existing(r->w, r->o->argv != NULL, r->o->system_wide, r->procs, r->nprocs);
 	vp_pdw_finished_round(r->w);
@@ -434,6 +430,11 @@ static int start(struct rec *r)
 
 	if (pipe2(r->wake, O_CLOEXEC | O_NONBLOCK) == 0)
 		wake_fd = r->wake[1];
+	if (r->sched)
+		vp_sched_start(r->sched);
+	r->steal0 = vp_steal_seconds();
+	if ((r->cpu_steal[0] = calloc(MAX_CPUS, sizeof(double))))
+		vp_steal_per_cpu(r->cpu_steal[0], MAX_CPUS);
 	r->t0 = now();
 	/* -a and -p count from now; a command's own events from its exec. With
 	 * -a -- CMD, enabled before the command is let go, so it is seen whole. */
@@ -456,8 +457,9 @@ static int start(struct rec *r)
 	return 0;
 }
 
-/* The command reaped (options: WNOHANG or 0): 1 with its wait status and the
- * CPU time of its process tree (user + system, from rusage) kept. */
+/* The command reaped (options: WNOHANG or 0): 1 with its wait status, its
+ * wall time, and the user and system CPU time of its whole process tree
+ * (wait4's rusage: the command and every descendant it waited for) kept. */
 static int reap(struct rec *r, int options)
 {
 	struct rusage ru;
@@ -465,9 +467,13 @@ static int reap(struct rec *r, int options)
 
 	if (wait4(r->child, &status, options, &ru) != r->child)
 		return 0;
+	r->t_exit = now();
+	r->steal1 = vp_steal_seconds();
+	if ((r->cpu_steal[1] = calloc(MAX_CPUS, sizeof(double))))
+		vp_steal_per_cpu(r->cpu_steal[1], MAX_CPUS);
 	r->res->status = status;
-	r->cpu_time = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-		      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	r->user_time = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	r->sys_time = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	r->child = -1;
 	return 1;
 }
@@ -477,7 +483,8 @@ static int reap(struct rec *r, int options)
 static void record_loop(struct rec *r)
 {
 	const struct vp_record_opts *o = r->o;
-	struct pollfd *pf = calloc(r->nrings + 2, sizeof(*pf));
+	size_t max = 2 * r->nrings + 2;
+	struct pollfd *pf = calloc(max, sizeof(*pf));
 	int done = 0;
 
 	while (!done && pf) {
@@ -485,6 +492,8 @@ static void record_loop(struct rec *r)
 		int any = 0;
 		for (size_t i = 0; i < r->nrings; i++)
 			pf[np++] = (struct pollfd){ r->rings[i].fd, POLLIN, 0 };
+		if (r->sched)
+			np += vp_sched_pollfds(r->sched, pf + np, max - 2 - np);
 		if (r->wake[0] >= 0)
 			pf[np++] = (struct pollfd){ r->wake[0], POLLIN, 0 };
 		if (r->pidfd >= 0)
@@ -526,13 +535,24 @@ static void stop(struct rec *r)
 
 	for (size_t i = 0; i < r->nfds; i++)
 		ioctl(r->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	if (r->sched)
+		vp_sched_stop(r->sched);
 	drain(r, &any);
+	if (r->sched) {	/* threads still off the CPU: charged up to now */
+		size_t before = r->samples;
+		vp_sched_end(r->sched, vp_sched_now(), emit, r);
+		any |= r->samples > before;
+	}
 	if (any)
 		vp_pdw_finished_round(r->w);
 	if (r->child > 0) {	/* stopped early: the command ends with us */
 		kill(r->child, SIGTERM);
 		reap(r, 0);
 		r->child = -1;
+	}
+	if (r->t_exit <= 0) {	/* no command, or it outlived us */
+		r->t_exit = now();
+		r->steal1 = vp_steal_seconds();
 	}
 	res->seconds = now() - r->t0;
 	res->samples = r->samples;
@@ -564,7 +584,8 @@ static void cleanup(struct rec *r)
 	if (r->pidfd >= 0)
 		close(r->pidfd);
 	for (size_t i = 0; i < r->nrings; i++)
-		munmap(r->rings[i].base, r->rings[i].size + r->page);
+		vp_ring_unmap(&r->rings[i]);
+	vp_sched_free(r->sched);
 	for (size_t i = 0; i < r->nfds; i++)
 		close(r->fds[i]);
 	for (size_t e = 0; r->ids && e < r->nev; e++)
@@ -579,30 +600,46 @@ static void cleanup(struct rec *r)
 	free(r->ev);
 	free(r->copy);
 	free(r->pev);
+	free(r->cpu_steal[0]);
+	free(r->cpu_steal[1]);
 }
 
 int vp_record(const struct vp_record_opts *o, struct vp_record_result *res, struct vp_error *err)
 {
 	struct rec r = { .o = o, .err = err, .res = res, .child = -1, .go = { -1, -1 },
-			 .fail = { -1, -1 }, .wake = { -1, -1 }, .pidfd = -1, .cpu_time = -1,
-			 .start = time(NULL), .steal0 = vp_steal_seconds() };
+			 .fail = { -1, -1 }, .wake = { -1, -1 }, .pidfd = -1, .user_time = -1,
+			 .sys_time = -1, .start = time(NULL) };
 	int rc;
 
 	memset(res, 0, sizeof(*res));
 	stop_flag = 0;
 	if ((rc = prepare(&r)) < 0 || (rc = choose_targets(&r)) < 0)
 		goto fail;
-	if ((rc = open_all(&r)) < 0)
+	if ((rc = open_all(&r)) < 0 || (rc = open_sched(&r)) < 0)
 		goto fail;
 	if (r.user_only)
-		warn_user_only(&r);
+		vp_warn_user_only(r.ev, r.nev);
 
 	/* The file: previous output kept as .old once this one is complete. */
 	if ((rc = open_output(&r)) < 0 || (rc = start(&r)) < 0)
 		goto fail;
 	record_loop(&r);
 	stop(&r);
-	struct vp_record_facts facts = { r.start, res->seconds, r.steal0, r.cpu_time };
+	struct vp_record_facts facts = { r.start, res->seconds, -1, -1, r.user_time, r.sys_time, -1,
+					 r.no_sched[0] ? r.no_sched : NULL, NULL, NULL };
+	if (r.steal0 >= 0 && r.steal1 >= 0)
+		facts.steal = r.steal1 - r.steal0;
+	if (res->ran_command)
+		facts.wall = r.t_exit - r.t0;
+	struct vp_sched_totals st;
+	if (r.sched) {
+		vp_sched_totals(r.sched, &st);
+		facts.sched = &st;
+		facts.no_wakeups = vp_sched_no_wakeups(r.sched);
+		if (r.cpu_steal[0] && r.cpu_steal[1])
+			facts.steal_running = vp_sched_steal(r.sched, r.cpu_steal[0], r.cpu_steal[1],
+							     MAX_CPUS, r.t_exit - r.t0);
+	}
 	rc = vp_record_finish(r.w, r.partial, o, r.ev, r.nev, r.page, &facts, err);
 	r.w = NULL;	/* finished or, on failure, removed */
 	if (rc < 0 || (rc = vp_record_put_in_place(r.partial, o->output, err)) < 0)

@@ -31,7 +31,16 @@ struct vp_record_opts {
 	int argc_all;			/* vmprof's own command line, for the cmdline feature */
 	char *const *argv_all;
 	size_t mmap_pages;		/* per CPU, power of two; 0: 128 (512 KiB) */
+	int off_cpu;			/* --off-cpu: an offcpu-time event of blocked time (sched.h) */
+	int io;				/* --io: VP_IO_EVENTS too, with callchains */
 };
+
+/* The tracepoints record --io adds, in perf's syntax: what vmprof report
+ * --io reads (lib/profile/io.h). */
+#define VP_IO_EVENTS                                                                      \
+	"syscalls:sys_enter_read,syscalls:sys_exit_read,syscalls:sys_enter_write,"        \
+	"syscalls:sys_exit_write,syscalls:sys_enter_pread64,syscalls:sys_exit_pread64,"   \
+	"syscalls:sys_enter_pwrite64,syscalls:sys_exit_pwrite64"
 
 struct vp_record_result {
 	int ran_command;

@@ -1,12 +1,13 @@
 /* perf.data (file and pipe format) through the whole report pipeline:
  * reader, ordering, sessions, symbol tables (ELF objects of the fixtures
  * under their symfs, a kallsyms copy for host and guest kernels),
- * tracepoint decoding. */
+ * tracepoint decoding, and report --io's pairing of syscalls. */
 #include "fuzz.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/profile/io.h"
 #include "lib/profile/report.h"
 
 /* A failure must say what is wrong with which file: an empty or anonymous
@@ -48,6 +49,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (vp_profile_from_perfdata(path, &lo, &p, &err) == 0)
 		vp_profile_free(p);
 	else if (!strstr(err.msg, "no tracepoint") && !strstr(err.msg, "field"))
+		check_error(path, &err);
+	/* and as report --io's table of the syscall tracepoints */
+	struct vp_io_table *io = NULL;
+	err.msg[0] = '\0';
+	if (vp_io_from_perfdata(path, &lo, &io, &err) == 0)
+		vp_io_free(io);
+	else
 		check_error(path, &err);
 	return 0;
 }

@@ -108,6 +108,7 @@ for x in abc.xml abc.out.xml; do
 	xmllint --noout --schema "$TOP/schema/vmprof-comparison.xsd" $x 2>err || { cat err; fail "$x invalid"; }
 done
 "$VMPROF_SAN" chart --format svg,png -o charts abc.xml 2>err || { cat err; fail "chart of A B C"; }
+# the event's charts, and a time waterfall per side against the baseline
 expect_eq "charts of A B C" "$(ls charts | tr '\n' ' ')" \
-	"cpu-clock-bar.png cpu-clock-bar.svg cpu-clock-circle.png cpu-clock-circle.svg "
+	"cpu-clock-bar.png cpu-clock-bar.svg cpu-clock-circle.png cpu-clock-circle.svg time-B-waterfall.png time-B-waterfall.svg time-C-waterfall.png time-C-waterfall.svg "
 echo ok

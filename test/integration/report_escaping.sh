@@ -63,7 +63,8 @@ grep -qF -- "# Event '$want_event'" "$WORK/out" || fail "event name not shown es
 rows=$(grep -v '^#' "$WORK/out" | grep -c . || true)
 expect_eq "table rows (the file's 3 samples in one function)" "$rows" 1
 row=$(grep -v '^#' "$WORK/out" | grep .)
-[[ $row =~ ^\ +100\.00%\ +3\ +[0-9]+\ +(.*)\ +(.*)\ +\[\.\]\ \[unknown\]$ ]] ||
+# the period: a count, or a time event's time ("3.000 ms")
+[[ $row =~ ^\ +100\.00%\ +3\ +[0-9.]+(\ [mun]?s)?\ +(.*)\ +(.*)\ +\[\.\]\ \[unknown\]$ ]] ||
 	fail "row not in its columns: $row"
 grep -qF -- "$want_comm" <<< "$row" || fail "command name not shown as '$want_comm': $row"
 grep -qF -- "$want_obj" <<< "$row" || fail "object name not shown as '$want_obj': $row"

@@ -31,7 +31,8 @@ perf_table() {	# perf_table FILE [perf options...]: the table perf_agree.py read
 	perf report -i "$1" --stdio --no-children -g none --sort dso,sym -n -t $'\x1f' "${@:2}" \
 		2>/dev/null
 }
-kernel_rows() { awk '!/^#/ && $4 == "[kernel.kallsyms]" { print $5, $6 }' "$1" | sort -u; }
+# the object's column follows the period, a count or a time ("250.0 us")
+kernel_rows() { awk '!/^#/ { for (i = 4; i <= 5; i++) if ($i == "[kernel.kallsyms]") { print $(i + 1), $(i + 2); break } }' "$1" | sort -u; }
 report() {	# report NAME FILE [options...]: vmprof's table in NAME.out, warnings in NAME.err
 	expect_status 0 "$VMPROF_SAN" report "$2" "${@:3}"
 	mv "$WORK/out" "$1.out"

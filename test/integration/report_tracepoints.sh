@@ -4,8 +4,7 @@
 # prev_state equal perf script's decoding of the same samples.
 source "$(dirname "$0")/../lib.sh"
 need_perf
-[ -d /sys/kernel/tracing/events/syscalls ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
-[ -d /sys/kernel/tracing/events/syscalls ] || skip "no syscall tracepoints (tracefs)"
+need_tracefs syscalls
 
 gcc -O1 -g -fno-omit-frame-pointer -pthread -o "$WORK/iorw" "$TOP/examples/workloads/iorw.c"
 perf record -q -o "$WORK/io.data" -e syscalls:sys_exit_read,syscalls:sys_exit_write,sched:sched_switch \

@@ -6,7 +6,13 @@
 #   vendor and CPU flags do, and its kernel release is the guest's `uname -r`
 #   and not the host's (or, were they equal, the hypervisor differs);
 # - bytes and calls per function in the I/O tables (report --weight ret)
-#   equal what the workload printed, on the host and in the guest;
+#   equal what the workload printed, on the host and in the guest, and so
+#   does every count of the appio-complete table (report --io: calls, bytes,
+#   errors, short transfers, EOF reads);
+# - where the time went: every comparison opens with the split, matmul's gap
+#   is mostly user CPU and its parts add up to it (vmprof-compare(1) TIME),
+#   pingpong's and appio's waiting is measured on both sides; the guest's
+#   files name its clocksource and followed its threads' wakeups;
 # - the steal time reported is within the guest's /proc/stat steal;
 # - every workload has a comparison of its 3 runs per side, with intervals
 #   from the variation between runs, and charts.
@@ -72,17 +78,66 @@ for r in csv.DictReader(open(sys.argv[1])):
         print(r["samples"], r["period"])' "$WORK/io.csv" "$fn")
 		expect_eq "$side: $fn $how calls and bytes" "$got" "$calls $bytes"
 		n=$((n + 1))
-	done < <(grep '^appio: ' "$dir/appio.out" | head -n 5)	# the first run's (appio.data)
-	[ "$n" -eq 5 ] || fail "$side: appio printed $n counts, want 5: $(cat "$dir/appio.out")"
-	# every run (appio.data, appio.run-K.data) printed the same counts
+	done < <(grep '^appio: ' "$dir/appio.out" | head -n 11)	# the first run's (appio.data)
+	[ "$n" -eq 11 ] || fail "$side: appio printed $n counts, want 11: $(cat "$dir/appio.out")"
+	# every run (appio.data, appio.run-K.data) printed the same counts for the
+	# functions whose I/O does not depend on timing (the slow pipes' reads
+	# come back short or not as the feeder's chunks arrive)
 	local runs
 	runs=$(ls "$dir"/appio.data "$dir"/appio.run-*.data 2>/dev/null | wc -l)
 	expect_eq "$side: runs of appio" "$runs" 3
-	[ -z "$(grep '^appio: ' "$dir/appio.out" | sort | uniq -c | awk -v r="$runs" '$1 != r')" ] ||
+	[ -z "$(grep -E '^appio: (write_blocks|write_records|read_blocks|copy_file|bad_calls) ' "$dir/appio.out" |
+		sort | uniq -c | awk -v r="$runs" '$1 != r')" ] ||
 		fail "$side: the runs of appio printed different counts: $(cat "$dir/appio.out")"
+	# appio-complete: every count of report --io is the workload's own (first run)
+	"$VMPROF_SAN" report "$@" --io --format csv "$dir/appio.data" > "$WORK/io-$side.csv" ||
+		fail "$side: report --io"
+	grep '^appio: ' "$dir/appio.out" | head -n 11 > "$WORK/io-$side.said"
+	python3 - "$WORK/io-$side.csv" "$WORK/io-$side.said" "$side" <<'PY' || fail "$side: report --io differs from appio's counts"
+import csv, sys
+rows = {(r["symbol"], r["direction"]): r for r in csv.DictReader(open(sys.argv[1]))}
+n = 0
+for line in open(sys.argv[2]):
+    w = line.split()
+    want = {"bytes": w[3], "calls": w[5], "errors": w[7], "short": w[9], "eof": w[11]}
+    r = rows.get((w[1], w[2]))
+    assert r, f"{sys.argv[3]}: no row for {w[1]} {w[2]}"
+    got = {k: r[k] for k in want}
+    assert got == want, f"{sys.argv[3]}: {w[1]} {w[2]}: vmprof {got}, appio {want}"
+    n += 1
+assert n == 11, n
+PY
 }
 io_check host "$out/host"
 io_check guest "$g" --symfs "$BUILD/vm/root" --kallsyms "$g/kallsyms"
+
+# --- where the time went
+expect_eq "guest sched method" "$(header "$g/matmul.data" 'sched method')" "switch records and wakeups"
+[ -n "$(header "$g/matmul.data" clocksource)" ] || fail "the guest's file names no clocksource"
+note "guest clocksource: $(header "$g/matmul.data" clocksource)"
+for w in matmul memwalk pingpong appio; do
+	head -n 1 "$out/$w.txt" | grep -q "^# Where the time went: guest against host" ||
+		fail "the $w comparison does not open with where the time went"
+	[ -s "$out/charts/$w/time-waterfall.svg" ] || fail "no time waterfall for $w"
+done
+python3 - "$out" <<'PY' || fail "the time split"
+import csv, sys
+def split(w):
+    return {r["part"]: r for r in csv.DictReader(open(f"{sys.argv[1]}/{w}.time.csv"))}
+m = split("matmul")
+gap = float(m["wall"]["delta"])
+parts = sum(float(m[p]["delta"]) for p in ("user", "system", "steal", "waiting", "blocked"))
+tol = 0.02 * max(float(m["wall"]["baseline"]), float(m["wall"]["value"])) + 0.021
+print(f"matmul: gap {gap:.3f} s, parts {parts:.3f} s, user CPU {float(m['user']['delta']):.3f} s")
+assert abs(parts - gap) <= tol, f"matmul's parts {parts} do not add up to its gap {gap} (±{tol:.3f})"
+assert float(m["user"]["delta"]) > 0.5 * gap, "matmul's gap is not mostly user CPU"
+for w in ("pingpong", "appio"):
+    s = split(w)
+    assert s["blocked"]["measured"] == "1" and s["waiting"]["measured"] == "1", f"{w}: blocking not measured"
+    for side in ("baseline", "value"):
+        off = float(s["blocked"][side]) + float(s["waiting"][side])
+        assert off > 0, f"{w} never waited on the {side} side"
+PY
 
 # --- steal time: reported, and no more than /proc/stat's over the whole run
 gsteal=$(header "$g/matmul.data" 'steal time' | awk '{ print $1 }')
@@ -116,7 +171,8 @@ PY
 # The I/O comparison pairs each function 1:1 (same bytes on both sides).
 python3 - "$out/appio.cmp.xml" <<'PY' || fail "the I/O comparison does not pair the workload's functions 1:1"
 import sys, xml.etree.ElementTree as ET
-rows = [r for r in ET.parse(sys.argv[1]).iter("row")
+rows = [r for e in ET.parse(sys.argv[1]).iter("event")
+        if e.get("name") in ("syscalls:sys_exit_read", "syscalls:sys_exit_write") for r in e.iter("row")
         if r.get("symbol") in ("write_blocks", "write_records", "read_blocks", "copy_file")]
 ok = len(rows) == 5 and all(r.get("host-period") == r.get("guest-period") != "0" for r in rows)
 sys.exit(0 if ok else 1)
