@@ -8,14 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/perfdata/perfdata.h"
-#include "lib/symbols/session.h"
+#include "lib/profile/stacks.h"
 #include "lib/util/strpool.h"
 #include "lib/util/u64map.h"
-
-/* The kernel caps callchains at kernel.perf_event_max_stack (127 by default);
- * a longer one in a file is cut here rather than trusted. */
-#define MAX_FRAMES 1024
 
 struct stack {
 	const char *text;	/* interned "comm;a;b;c" */
@@ -31,14 +26,11 @@ struct vp_folded {
 };
 
 struct folder {
-	struct vp_session_client sc;	/* first: the session forwarders' view */
 	struct vp_folded *f;
 	const struct vp_folded_opts *o;
-	const struct vp_evsel *evsel;
-	struct vp_perfdata *pd;
+	struct vp_error *err;
 	char *buf;
 	size_t len, cap;
-	struct vp_resolved frames[MAX_FRAMES];
 };
 
 void vp_folded_opts_init(struct vp_folded_opts *o)
@@ -122,40 +114,21 @@ static int add_stack(struct folder *fo, uint64_t count)
 	return 0;
 }
 
-static int on_sample(void *ctx, const struct vp_sample *s)
+static int on_stack(void *ctx, const struct vp_stack *st)
 {
 	struct folder *fo = ctx;
-	struct vp_resolved *frames = fo->frames;
-	unsigned cpumode = s->misc & VP_MISC_CPUMODE_MASK;
-	size_t nframes = 0;
-	const char *comm;
-	int r = 0;
+	const char *comm = st->comm ? st->comm : "[unknown]";
+	int r;
 
-	if (s->evsel != fo->evsel)
-		return 0;
 	fo->len = 0;
-	comm = vp_session_comm_of(fo->sc.session, s->pid, s->tid);
-	r = put(fo, comm ? comm : "[unknown]", strlen(comm ? comm : "[unknown]"));
-	/* Collect the frames leaf first, print them root first. Context markers
-	 * (PERF_CONTEXT_KERNEL, _USER, guest) say how the following addresses
-	 * are to be read. */
-	size_t want = s->nr_callchain < MAX_FRAMES ? (size_t)s->nr_callchain : MAX_FRAMES;
-	if (!s->callchain) {
-		vp_session_resolve(fo->sc.session, s->pid, cpumode, s->ip, &frames[nframes++]);
-	} else {
-		for (size_t i = 0; i < want; i++) {
-			uint64_t ip = s->callchain[i];
-			if (vp_callchain_context(ip, &cpumode))
-				continue;
-			vp_session_resolve(fo->sc.session, s->pid, cpumode, ip, &frames[nframes++]);
-		}
-	}
-	for (size_t i = nframes; i-- > 0 && r == 0;)
+	r = put(fo, comm, strlen(comm));
+	/* root first; the chain as perf script prints it */
+	for (size_t i = st->n; i-- > (size_t)st->added_leaf && r == 0;)
 		if ((r = put_sep(fo)) == 0)
-			r = put_frame(fo, &frames[i]);
+			r = put_frame(fo, &st->frames[i].r);
 	if (r == 0)
-		r = add_stack(fo, fo->o->value == VP_VALUE_PERIOD ? s->period : 1);
-	return r < 0 ? vp_errorf(fo->sc.err, r, "out of memory") : 0;
+		r = add_stack(fo, fo->o->value == VP_VALUE_PERIOD ? st->s->period : 1);
+	return r < 0 ? vp_errorf(fo->err, r, "out of memory") : 0;
 }
 
 static int stack_cmp(const void *pa, const void *pb)
@@ -176,54 +149,41 @@ void vp_folded_free(struct vp_folded *f)
 int vp_folded_from_perfdata(const char *path, const struct vp_load_opts *lo,
 			    const struct vp_folded_opts *o, struct vp_folded **out, struct vp_error *err)
 {
-	struct folder fo = { .sc.err = err, .o = o };
-	struct vp_session_opts so = { 0 };
-	struct vp_strpool *names = NULL;
+	struct folder fo = { .o = o, .err = err };
+	struct vp_strpool *names = vp_strpool_new();
+	struct vp_stacks *st = NULL;
+	const struct vp_evsel *ev;
 	int r;
 
 	*out = NULL;
-	if (lo)
-		so = (struct vp_session_opts){ lo->symfs, lo->kallsyms, lo->guest_kallsyms, lo->guest_modules };
-	if ((r = vp_perfdata_open(path, &fo.pd, err)) < 0)
-		return r;
-	for (size_t i = 0; i < vp_perfdata_nevsel(fo.pd); i++) {
-		const struct vp_evsel *ev = vp_perfdata_evsel(fo.pd, i);
-		if (!o->event ? i == 0 : !strcmp(ev->name, o->event))
-			fo.evsel = ev;
-	}
-	if (!fo.evsel) {
-		r = o->event ? vp_errorf(err, -ENOENT, "'%s': no event '%s' in the file", path, o->event)
-			     : vp_errorf(err, -EINVAL, "'%s': the file has no events", path);
+	if (!names)
+		return vp_errorf(err, -ENOMEM, "out of memory");
+	if ((r = vp_stacks_open(path, lo, names, &st, err)) < 0 ||
+	    (r = vp_stacks_event(st, o->event, &ev, err)) < 0)
 		goto out;
-	}
-	if (!o->event && vp_perfdata_nevsel(fo.pd) > 1)
-		vp_warn("'%s' holds %zu events; folding '%s' (choose one with --event)", path,
-			vp_perfdata_nevsel(fo.pd), fo.evsel->name);
-	if (!(fo.evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
+	size_t nev = vp_perfdata_nevsel(vp_stacks_perfdata(st));
+	if (!o->event && nev > 1)
+		vp_warn("'%s' holds %zu events; folding '%s' (choose one with --event)", path, nev,
+			ev->name);
+	if (!(ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
 		vp_warn("'%s': '%s' was recorded without callchains (-g): every stack is one frame",
-			path, fo.evsel->name);
+			path, ev->name);
 	fo.f = calloc(1, sizeof(*fo.f));
-	names = vp_strpool_new();
-	if (!fo.f || !names || !(fo.f->pool = vp_strpool_new()) ||
-	    !(fo.f->event = vp_strpool_intern(fo.f->pool, fo.evsel->name))) {
+	if (!fo.f || !(fo.f->pool = vp_strpool_new()) ||
+	    !(fo.f->event = vp_strpool_intern(fo.f->pool, ev->name))) {
 		r = vp_errorf(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((r = vp_session_new(fo.pd, &so, names, &fo.sc.session, err)) < 0)
-		goto out;
-	struct vp_perf_tool tool = { .sample = on_sample };
-	vp_session_tool(&tool);
-	if ((r = vp_perfdata_walk(fo.pd, &tool, &fo, err)) < 0)
+	if ((r = vp_stacks_walk(st, ev, on_stack, &fo, err)) < 0)
 		goto out;
 	if (fo.f->n > 1)
 		qsort(fo.f->v, fo.f->n, sizeof(*fo.f->v), stack_cmp);
 	*out = fo.f;
 	fo.f = NULL;
 out:
-	vp_session_free(fo.sc.session);
+	vp_stacks_close(st);
 	vp_strpool_free(names);
 	vp_folded_free(fo.f);
-	vp_perfdata_close(fo.pd);
 	free(fo.buf);
 	return r < 0 ? r : 0;
 }

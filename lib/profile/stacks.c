@@ -1,0 +1,122 @@
+/* perf.data -> resolved call stacks (see stacks.h). */
+#include "stacks.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct vp_stacks {
+	struct vp_session_client sc;	/* first: the session forwarders' view */
+	const char *path;
+	struct vp_perfdata *pd;
+	/* during a walk */
+	const struct vp_evsel *want;
+	int (*fn)(void *ctx, const struct vp_stack *stack);
+	void *ctx;
+	struct vp_frame frames[VP_STACKS_MAX_FRAMES + 1];	/* + the sampled address */
+};
+
+int vp_stacks_open(const char *path, const struct vp_load_opts *lo, struct vp_strpool *pool,
+		   struct vp_stacks **out, struct vp_error *err)
+{
+	struct vp_session_opts so = { 0 };
+	struct vp_stacks *st = calloc(1, sizeof(*st));
+	int r;
+
+	*out = NULL;
+	if (!st)
+		return vp_errorf(err, -ENOMEM, "out of memory");
+	st->path = path;
+	if (lo)
+		so = (struct vp_session_opts){ lo->symfs, lo->kallsyms, lo->guest_kallsyms,
+					       lo->guest_modules };
+	if ((r = vp_perfdata_open(path, &st->pd, err)) < 0 ||
+	    (r = vp_session_new(st->pd, &so, pool, &st->sc.session, err)) < 0) {
+		vp_stacks_close(st);
+		return r;
+	}
+	*out = st;
+	return 0;
+}
+
+void vp_stacks_close(struct vp_stacks *st)
+{
+	if (!st)
+		return;
+	vp_session_free(st->sc.session);
+	vp_perfdata_close(st->pd);
+	free(st);
+}
+
+struct vp_perfdata *vp_stacks_perfdata(const struct vp_stacks *st)
+{
+	return st->pd;
+}
+
+struct vp_session *vp_stacks_session(const struct vp_stacks *st)
+{
+	return st->sc.session;
+}
+
+int vp_stacks_event(const struct vp_stacks *st, const char *name, const struct vp_evsel **ev,
+		    struct vp_error *err)
+{
+	*ev = NULL;
+	for (size_t i = 0; i < vp_perfdata_nevsel(st->pd) && !*ev; i++) {
+		const struct vp_evsel *e = vp_perfdata_evsel(st->pd, i);
+		if (!name || !strcmp(e->name, name))
+			*ev = e;
+	}
+	if (*ev)
+		return 0;
+	return name ? vp_errorf(err, -ENOENT, "'%s': no event '%s' in the file", st->path, name)
+		    : vp_errorf(err, -EINVAL, "'%s': the file has no events", st->path);
+}
+
+static int on_sample(void *ctx, const struct vp_sample *s)
+{
+	struct vp_stacks *st = ctx;
+	struct vp_frame *f = st->frames;
+	unsigned cpumode = s->misc & VP_MISC_CPUMODE_MASK;
+	size_t n = 0;
+	int added = 0;
+
+	if (st->want && s->evsel != st->want)
+		return 0;
+	size_t want = s->callchain ? s->nr_callchain < VP_STACKS_MAX_FRAMES ? (size_t)s->nr_callchain
+									: VP_STACKS_MAX_FRAMES : 0;
+	for (size_t i = 0; i < want; i++) {
+		uint64_t ip = s->callchain[i];
+		if (vp_callchain_context(ip, &cpumode))
+			continue;
+		/* The chain starts at the sampled address (frame pointers); where
+		 * it does not, that address is the leaf still (stacks.h). */
+		if (n == 0 && ip != s->ip) {
+			f[n++] = (struct vp_frame){ s->ip, s->misc & VP_MISC_CPUMODE_MASK };
+			added = 1;
+		}
+		f[n++] = (struct vp_frame){ ip, cpumode };
+	}
+	if (n == 0) {
+		f[n++] = (struct vp_frame){ s->ip, s->misc & VP_MISC_CPUMODE_MASK };
+		added = want > 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		vp_session_resolve(st->sc.session, s->pid, f[i].cpumode, f[i].ip, &f[i].r);
+	struct vp_stack stack = { s, vp_session_comm_of(st->sc.session, s->pid, s->tid), f, n,
+				  added };
+	return st->fn(st->ctx, &stack);
+}
+
+int vp_stacks_walk(struct vp_stacks *st, const struct vp_evsel *want,
+		   int (*fn)(void *ctx, const struct vp_stack *stack), void *ctx, struct vp_error *err)
+{
+	struct vp_perf_tool tool = { .sample = on_sample };
+
+	vp_session_tool(&tool);
+	st->want = want;
+	st->fn = fn;
+	st->ctx = ctx;
+	st->sc.err = err;
+	return vp_perfdata_walk(st->pd, &tool, st, err);
+}

@@ -1,0 +1,48 @@
+/* Resolved call stacks of a perf.data file, sample by sample: the one walk
+ * the folded-stack and pprof writers share (session upkeep from MMAP, COMM
+ * and FORK, callchain contexts, every frame resolved as perf report would). */
+#ifndef VP_STACKS_H
+#define VP_STACKS_H
+
+#include "lib/perfdata/perfdata.h"
+#include "lib/symbols/session.h"
+#include "report.h"
+
+/* Frames kept per sample; a longer callchain is cut (the kernel's own cap,
+ * kernel.perf_event_max_stack, is 127 by default). */
+#define VP_STACKS_MAX_FRAMES 1024
+
+struct vp_frame {
+	uint64_t ip;
+	unsigned cpumode;	/* how ip is read: PERF_RECORD_MISC_USER, _KERNEL... */
+	struct vp_resolved r;
+};
+
+struct vp_stack {
+	const struct vp_sample *s;
+	const char *comm;		/* the thread's command at this point, NULL if unknown */
+	const struct vp_frame *frames;	/* leaf first; valid during the callback only */
+	size_t n;			/* >= 1: the sampled address at least */
+	/* 1 when frames[0] is the sampled address, added because the callchain
+	 * does not start there (a chain of kernel frames only, --call-graph
+	 * dwarf; a hand-made chain): perf report counts self time at it, perf
+	 * script prints the chain alone. */
+	int added_leaf;
+};
+
+struct vp_stacks;
+
+/* Open the file and a session over it; resolved names are interned in pool. */
+int vp_stacks_open(const char *path, const struct vp_load_opts *lo, struct vp_strpool *pool,
+		   struct vp_stacks **out, struct vp_error *err);
+void vp_stacks_close(struct vp_stacks *st);
+struct vp_perfdata *vp_stacks_perfdata(const struct vp_stacks *st);
+struct vp_session *vp_stacks_session(const struct vp_stacks *st);
+/* The event called name, or the file's first when name is NULL. */
+int vp_stacks_event(const struct vp_stacks *st, const char *name, const struct vp_evsel **ev,
+		    struct vp_error *err);
+/* One pass over the samples of want (NULL: of every event), in time order. */
+int vp_stacks_walk(struct vp_stacks *st, const struct vp_evsel *want,
+		   int (*fn)(void *ctx, const struct vp_stack *stack), void *ctx, struct vp_error *err);
+
+#endif
