@@ -56,9 +56,21 @@ static int wanted(const struct vp_out_opts *o, const char *name)
 	return !o->event || !strcmp(o->event, name);
 }
 
+/* A profile's CSV has the children columns when any table it writes has them. */
+static int has_children(const struct vp_profile *p, const struct vp_out_opts *o)
+{
+	for (size_t e = 0; e < p->ntables; e++)
+		if (p->tables[e]->children && (!o->event || !strcmp(o->event, p->tables[e]->name)))
+			return 1;
+	return 0;
+}
+
 int vp_profile_write_csv(FILE *f, const struct vp_profile *p, const struct vp_out_opts *o)
 {
-	fputs(VP_CSV_PROFILE_HEADER "\r\n", f);
+	int children = has_children(p, o);
+
+	fputs(children ? VP_CSV_PROFILE_HEADER "," VP_CSV_CHILDREN_COLUMNS "\r\n"
+		       : VP_CSV_PROFILE_HEADER "\r\n", f);
 	for (size_t e = 0; e < p->ntables; e++) {
 		const struct vp_event_table *t = p->tables[e];
 		size_t rows = o->top && o->top < t->nrows ? o->top : t->nrows;
@@ -73,8 +85,12 @@ int vp_profile_write_csv(FILE *f, const struct vp_profile *p, const struct vp_ou
 			text_cell(f, r->dso ? r->dso : "", r->dso ? strlen(r->dso) : 0, o->csv_safe);
 			fputc(',', f);
 			dom_cell(f, r->domain);
-			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f\r\n", r->samples, r->period,
-				vp_row_share(t, r, o->value));
+			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f", r->samples, r->period,
+				vp_row_share(t, r, vp_value_self(o->value)));
+			if (children)
+				fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f", r->children_samples,
+					r->children_period, vp_row_share(t, r, vp_value_children(o->value)));
+			fputs("\r\n", f);
 		}
 	}
 	return ferror(f) ? -EIO : 0;
@@ -132,6 +148,7 @@ struct reader {
 	int too_many;
 	int (*row)(struct reader *r);
 	void *ctx;
+	int children;		/* the header has the children columns */
 	int rc;
 	struct vp_error *err;
 };
@@ -249,16 +266,26 @@ static int profile_row(struct reader *r)
 	struct vp_row row = { .pid = -1 };
 	struct vp_event_table *t;
 
-	if (r->line == 1)
-		return header_is(r, VP_CSV_PROFILE_HEADER);
+	if (r->line == 1) {
+		r->children = r->nfield == 10;
+		return header_is(r, r->children ? VP_CSV_PROFILE_HEADER "," VP_CSV_CHILDREN_COLUMNS
+						: VP_CSV_PROFILE_HEADER);
+	}
 	if (r->nfield == 1 && !r->field[0][0])
 		return 0;	/* blank line */
-	if (r->nfield != 7)
-		return vp_errorf(r->err, -EINVAL, "'%s': record %zu: %zu fields, expected 7", r->path,
-				 r->line, r->nfield);
+	size_t want = r->children ? 10 : 7;
+	if (r->nfield != want)
+		return vp_errorf(r->err, -EINVAL, "'%s': record %zu: %zu fields, expected %zu", r->path,
+				 r->line, r->nfield, want);
 	if (parse_domain_cell(r, 3, &row.domain) < 0 || parse_u64_cell(r, 4, &row.samples) < 0 ||
 	    parse_u64_cell(r, 5, &row.period) < 0)
 		return -EINVAL;
+	if (r->children && (parse_u64_cell(r, 7, &row.children_samples) < 0 ||
+			    parse_u64_cell(r, 8, &row.children_period) < 0))
+		return -EINVAL;
+	if (r->children && (row.children_samples < row.samples || row.children_period < row.period))
+		return vp_errorf(r->err, -EINVAL, "'%s': record %zu: children counts smaller "
+				 "than the row's own", r->path, r->line);
 	if (!*unguard(r->field[0]))
 		return vp_errorf(r->err, -EINVAL, "'%s': record %zu: empty event name", r->path, r->line);
 	t = vp_profile_table(p, unguard(r->field[0]), VP_KEY_DEFAULT);
@@ -266,6 +293,7 @@ static int profile_row(struct reader *r)
 	row.dso = vp_profile_intern(p, unguard(r->field[2]));
 	if (!t || !row.symbol || !row.dso || vp_table_add(t, &row) < 0)
 		return vp_errorf(r->err, -ENOMEM, "out of memory");
+	t->children = r->children;
 	return 0;
 }
 

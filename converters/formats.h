@@ -25,6 +25,8 @@ void vp_out_opts_init(struct vp_out_opts *o);
 
 /* CSV header lines, fixed (design: output conventions). */
 #define VP_CSV_PROFILE_HEADER "event,symbol,dso,domain,samples,period,share"
+/* report --children: the inclusive counts after the existing columns */
+#define VP_CSV_CHILDREN_COLUMNS "children_samples,children_period,children_share"
 #define VP_CSV_CMP_HEADER                                                                   \
 	"event,symbol,dso,domain,host_samples,host_period,host_share,guest_samples,"      \
 	"guest_period,guest_share,ratio,delta"

@@ -93,6 +93,34 @@ static int is(xmlNodePtr n, const char *name)
 	return n->type == XML_ELEMENT_NODE && !xmlStrcmp(n->name, BAD_CAST name);
 }
 
+/* An optional boolean attribute ("true"/"false", "1"/"0"): 0 when absent. */
+static int get_bool(struct xin *x, xmlNodePtr n, const char *name, int *out)
+{
+	char *s = get(n, name);
+	int r = 0;
+
+	*out = 0;
+	if (!s)
+		return 0;
+	if (!strcmp(s, "true") || !strcmp(s, "1"))
+		*out = 1;
+	else if (strcmp(s, "false") && strcmp(s, "0"))
+		r = bad(x, n, "not a boolean:", s);
+	xmlFree(s);
+	return r;
+}
+
+/* Inclusive counts hold a row's own and never exceed the event's total
+ * (each sample counts once per row). */
+static int children_fit(struct xin *x, xmlNodePtr n, const struct vp_row *r, uint64_t ts, uint64_t tp)
+{
+	if (r->children_samples < r->samples || r->children_period < r->period)
+		return bad(x, n, "children counts smaller than the row's own:", r->symbol);
+	if (r->children_samples > ts || r->children_period > tp)
+		return bad(x, n, "children counts larger than the event's total:", r->symbol);
+	return 0;
+}
+
 static int read_meta(struct xin *x, xmlNodePtr n, struct vp_profile_meta *m, struct vp_strpool *pool)
 {
 	int oom = 0;
@@ -201,7 +229,7 @@ int vp_profile_read_xml(const char *path, const char *data, size_t len, struct v
 		t->group = get_str(p->pool, n, "group", &oom);
 		uint64_t ts, tp, lost;
 		if ((r = get_u64(&x, n, "samples", &ts, 1)) < 0 || (r = get_u64(&x, n, "period", &tp, 1)) < 0 ||
-		    (r = get_u64(&x, n, "lost", &lost, 0)) < 0)
+		    (r = get_u64(&x, n, "lost", &lost, 0)) < 0 || (r = get_bool(&x, n, "children", &t->children)) < 0)
 			break;
 		for (xmlNodePtr c = n->children; c && r >= 0; c = c->next) {
 			struct vp_row row = { .pid = -1 };
@@ -216,6 +244,10 @@ int vp_profile_read_xml(const char *path, const char *data, size_t len, struct v
 			else if ((r = get_domain(&x, c, &row.domain)) >= 0 &&
 				 (r = get_u64(&x, c, "samples", &row.samples, 1)) >= 0 &&
 				 (r = get_u64(&x, c, "period", &row.period, 1)) >= 0 &&
+				 (!t->children ||
+				  ((r = get_u64(&x, c, "children-samples", &row.children_samples, 1)) >= 0 &&
+				   (r = get_u64(&x, c, "children-period", &row.children_period, 1)) >= 0 &&
+				   (r = children_fit(&x, c, &row, ts, tp)) >= 0)) &&
 				 vp_table_add(t, &row) < 0)
 				r = vp_errorf(err, -ENOMEM, "out of memory");
 		}

@@ -163,7 +163,7 @@ int vp_profile_write_xml(FILE *f, const struct vp_profile *p, const struct vp_ou
 
 	if (xml_begin(&x, "vmprof-profile") < 0)
 		return -ENOMEM;
-	attr(x.w, "value", o->value == VP_VALUE_SAMPLES ? "samples" : "period");
+	attr(x.w, "value", vp_value_self(o->value) == VP_VALUE_SAMPLES ? "samples" : "period");
 	write_meta(x.w, &p->meta);
 	for (size_t e = 0; e < p->ntables; e++) {
 		const struct vp_event_table *t = p->tables[e];
@@ -177,6 +177,8 @@ int vp_profile_write_xml(FILE *f, const struct vp_profile *p, const struct vp_ou
 		attr_u64(x.w, "lost", t->lost_samples);
 		attr(x.w, "weight", t->weight);
 		attr(x.w, "group", t->group);
+		if (t->children)
+			attr(x.w, "children", "true");
 		for (size_t i = 0; i < rows; i++) {
 			const struct vp_row *r = &t->rows[i];
 			char d[2] = { dom(r->domain), 0 };
@@ -186,7 +188,13 @@ int vp_profile_write_xml(FILE *f, const struct vp_profile *p, const struct vp_ou
 			attr(x.w, "domain", d);
 			attr_u64(x.w, "samples", r->samples);
 			attr_u64(x.w, "period", r->period);
-			attr_f(x.w, "share", "%.9f", vp_row_share(t, r, o->value));
+			attr_f(x.w, "share", "%.9f", vp_row_share(t, r, vp_value_self(o->value)));
+			if (t->children) {
+				attr_u64(x.w, "children-samples", r->children_samples);
+				attr_u64(x.w, "children-period", r->children_period);
+				attr_f(x.w, "children-share", "%.9f",
+				       vp_row_share(t, r, vp_value_children(o->value)));
+			}
 			xmlTextWriterEndElement(x.w);
 		}
 		xmlTextWriterEndElement(x.w);

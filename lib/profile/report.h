@@ -18,6 +18,8 @@ struct vp_load_opts {
 	const char *weight;		/* tracepoint field summed into the period column */
 	const char *group_by;		/* tracepoint field whose value keys the rows */
 	int caller;			/* attribute to the first callchain frame outside the sampled object */
+	int children;			/* inclusive counts per row, as perf report --children */
+	int stacks;			/* each table's call stacks as a tree (table->stacks) */
 	int one_thread;			/* read on the calling thread only: the caller already
 					 * loads other files at the same time (compare) */
 };
