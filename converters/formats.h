@@ -68,6 +68,8 @@ enum vp_input_kind {
 };
 /* What the first bytes of a file say it is. */
 enum vp_input_kind vp_input_detect(const char *data, size_t len);
+/* The same for a file by name ("-": perf.data from a pipe). */
+int vp_input_sniff(const char *path, enum vp_input_kind *kind, struct vp_error *err);
 /* A profile from any input a user has (perf.data, CSV, XML, perf report text). */
 int vp_load_profile(const char *path, const struct vp_load_opts *lo, struct vp_profile **out,
 		    struct vp_error *err);

@@ -22,24 +22,35 @@ void vp_chart_opts_init(struct vp_chart_opts *o)
 	o->dpi = 96;
 }
 
-static const struct { const char *name; unsigned bit; } fmts[] = {
+struct named_bit {
+	const char *name;
+	unsigned bit;
+};
+
+static const struct named_bit fmts[] = {
 	{ "svg", VP_FMT_SVG }, { "png", VP_FMT_PNG }, { "pdf", VP_FMT_PDF }, { "eps", VP_FMT_EPS },
 };
 
-int vp_chart_formats_parse(const char *s, unsigned *mask)
+/* "a,b,c" of the names in v into a mask of their bits; -1 on an unknown name. */
+static int parse_list(const char *s, const struct named_bit *v, size_t n, unsigned *mask)
 {
 	*mask = 0;
 	while (*s) {
-		size_t n = strcspn(s, ","), i;
-		for (i = 0; i < sizeof(fmts) / sizeof(*fmts); i++)
-			if (strlen(fmts[i].name) == n && !strncmp(s, fmts[i].name, n))
+		size_t len = strcspn(s, ","), i;
+		for (i = 0; i < n; i++)
+			if (strlen(v[i].name) == len && !strncmp(s, v[i].name, len))
 				break;
-		if (i == sizeof(fmts) / sizeof(*fmts))
+		if (i == n)
 			return -1;
-		*mask |= fmts[i].bit;
-		s += n + (s[n] == ',');
+		*mask |= v[i].bit;
+		s += len + (s[len] == ',');
 	}
 	return *mask ? 0 : -1;
+}
+
+int vp_chart_formats_parse(const char *s, unsigned *mask)
+{
+	return parse_list(s, fmts, sizeof(fmts) / sizeof(*fmts), mask);
 }
 
 /* EVENT-KIND.EXT, the event name made safe for a file name. */
@@ -180,17 +191,118 @@ static int enrich(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
 	return 0;
 }
 
+/* One run of vp_chart_render: the files written so far, removed again with
+ * the directories it made when a later one fails (all or nothing). */
+struct run {
+	const struct vp_chart_opts *o;
+	struct vp_error *err;
+	char **written;
+	size_t nwritten, first;
+};
+
+/* Write one chart's bytes (r: how drawing them went) as DIR/EVENT-KIND.FMT. */
+static int emit(struct run *R, const char *event, const char *kind, size_t f, struct vp_membuf *b,
+		int r)
+{
+	char path[4096];
+
+	file_name(path, sizeof(path), R->o->outdir, event, kind, fmts[f].name);
+	if (r < 0) {
+		free(b->p);
+		return vp_errorf(R->err, r, "'%s': cannot draw the chart: %s", path, strerror(-r));
+	}
+	r = write_file(path, b->p, b->n, R->err);
+	free(b->p);
+	char **v = r < 0 ? NULL : realloc(R->written, (R->nwritten + 1) * sizeof(*v));
+	if (r >= 0 && (!v || !(v[R->nwritten] = strdup(path)))) {
+		if (v)
+			R->written = v;
+		r = vp_errorf(R->err, -ENOMEM, "'%s': out of memory", path);
+		unlink(path);
+	} else if (r >= 0) {
+		R->written = v;
+		R->nwritten++;
+	}
+	return r;
+}
+
+static int run_begin(struct run *R, const struct vp_chart_opts *o, struct vp_error *err)
+{
+	*R = (struct run){ o, err, NULL, 0, 0 };
+	return make_dirs(o->outdir, &R->first, err);
+}
+
+static int run_end(struct run *R, int r)
+{
+	for (size_t i = 0; i < R->nwritten; i++) {
+		if (r < 0)
+			unlink(R->written[i]);
+		else if (R->o->wrote)
+			R->o->wrote(R->written[i], R->o->wrote_ctx);
+		free(R->written[i]);
+	}
+	free(R->written);
+	if (r < 0)
+		remove_dirs(R->o->outdir, R->first);
+	return r < 0 ? r : 0;
+}
+
+/* A flame graph in every format asked for: cairo draws it whole, except in
+ * SVG where it draws the heading and the frames become elements. */
+static int flame(struct run *R, const struct vp_flame_src *src)
+{
+	const struct vp_chart_opts *o = R->o;
+	struct vp_flame_layout L;
+	int r;
+
+	if ((r = vp_flame_layout(src, o, &L, R->err)) < 0)
+		return r;
+	for (size_t f = 0; f < sizeof(fmts) / sizeof(*fmts) && r >= 0; f++) {
+		struct vp_membuf b = { 0 };
+		struct marks m = { 0 };
+		struct vp_surface sf;
+		int svg = fmts[f].bit == VP_FMT_SVG;
+
+		if (!(o->formats & fmts[f].bit))
+			continue;
+		if ((r = vp_surface_begin(&sf, fmts[f].bit, L.width, L.height, o->dpi, &b,
+					  svg ? &m : NULL)) >= 0)
+			r = vp_draw_flame(&sf.c, &L, o, !svg);
+		r = vp_surface_end(&sf, r);
+		if (r >= 0 && svg) {
+			char *out;
+			size_t n;
+			r = m.oom ? -ENOMEM : vp_flame_svg(&L, o, (char *)b.p, b.n, &m, &out, &n);
+			if (r >= 0) {
+				free(b.p);
+				b.p = (unsigned char *)out;
+				b.n = n;
+			}
+		}
+		vp_marks_free(&m);
+		r = emit(R, src->event, "flame", f, &b, r);
+	}
+	vp_flame_layout_free(&L);
+	return r;
+}
+
+int vp_chart_kinds_parse(const char *s, unsigned *mask)
+{
+	static const struct named_bit kinds[] = {
+		{ "bar", VP_CHART_BAR }, { "circle", VP_CHART_CIRCLE }, { "flame", VP_CHART_FLAME },
+	};
+	return parse_list(s, kinds, sizeof(kinds) / sizeof(*kinds), mask);
+}
+
 int vp_chart_render(const struct vp_comparison *cmp, const struct vp_chart_opts *o, struct vp_error *err)
 {
 	static const struct { unsigned bit; const char *name; } kinds[] = {
 		{ VP_CHART_BAR, "bar" }, { VP_CHART_CIRCLE, "circle" },
 	};
-	char path[4096];
-	char **written = NULL;	/* this run's files, removed again if a later one fails */
-	size_t nwritten = 0, first;
+	struct run R;
 	int r;
 
-	if ((r = make_dirs(o->outdir, &first, err)) < 0)
+	if ((r = run_begin(&R, o, err)) < 0)
 		return r;
 	for (size_t i = 0; i < cmp->nevents && r >= 0; i++) {
 		const struct vp_cmp_event *e = &cmp->events[i];
@@ -209,38 +321,39 @@ int vp_chart_render(const struct vp_comparison *cmp, const struct vp_chart_opts 
 				if (r >= 0 && fmts[f].bit == VP_FMT_SVG)
 					r = enrich(cmp, e, o, kinds[k].name, &b, &m, w, h);
 				vp_marks_free(&m);
-				file_name(path, sizeof(path), o->outdir, e->name, kinds[k].name, fmts[f].name);
-				if (r < 0) {
-					free(b.p);
-					r = vp_errorf(err, r, "'%s': cannot draw the chart: %s", path,
-						      strerror(-r));
-					break;
-				}
-				r = write_file(path, b.p, b.n, err);
-				free(b.p);
-				char **v = r < 0 ? NULL : realloc(written, (nwritten + 1) * sizeof(*v));
-				if (r >= 0 && (!v || !(v[nwritten] = strdup(path)))) {
-					if (v)
-						written = v;
-					r = vp_errorf(err, -ENOMEM, "'%s': out of memory", path);
-					unlink(path);
-				} else if (r >= 0) {
-					written = v;
-					nwritten++;
-				}
+				r = emit(&R, e->name, kinds[k].name, f, &b, r);
 			}
 		}
 	}
-	/* all or nothing: a failed run leaves none of its files, nor its directories */
-	for (size_t i = 0; i < nwritten; i++) {
-		if (r < 0)
-			unlink(written[i]);
-		else if (o->wrote)
-			o->wrote(written[i], o->wrote_ctx);
-		free(written[i]);
+	return run_end(&R, r);
+}
+
+/* A profile's label on a chart: its stored label, else its file's name. */
+static const char *profile_label(const struct vp_profile *p)
+{
+	const char *s = p->meta.label ? p->meta.label : p->meta.source, *slash;
+
+	if (!s)
+		return NULL;
+	slash = strrchr(s, '/');
+	return slash && !p->meta.label ? slash + 1 : s;
+}
+
+int vp_chart_render_profile(const struct vp_profile *p, const struct vp_chart_opts *o,
+			    struct vp_error *err)
+{
+	struct run R;
+	int r;
+
+	if ((r = run_begin(&R, o, err)) < 0)
+		return r;
+	for (size_t i = 0; i < p->ntables && r >= 0; i++) {
+		const struct vp_event_table *t = p->tables[i];
+		struct vp_flame_src src = { t->stacks, t->name, { profile_label(p), NULL }, VP_VALUE_PERIOD };
+		if (!t->stacks || !t->total_samples)
+			continue;
+		src.value = o->value;
+		r = flame(&R, &src);
 	}
-	free(written);
-	if (r < 0)
-		remove_dirs(o->outdir, first);
-	return r < 0 ? r : 0;
+	return run_end(&R, r);
 }

@@ -8,6 +8,7 @@ pkgs=(gcc make pkg-config binutils
       libcmocka-dev libgsl-dev fonts-dejavu-core
       linux-perf python3 python3-numpy python3-scipy libxml2-utils poppler-utils ghostscript clang libclang-rt-14-dev
       qemu-system-x86 busybox-static cpio file
+      chromium chromium-driver python3-selenium
       "$@")
 
 missing=()
