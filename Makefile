@@ -4,7 +4,7 @@
 PREFIX   ?= /usr/local
 BUILD    ?= build
 CC       ?= cc
-PKGS      = libtraceevent libxml-2.0 cairo libelf gsl
+PKGS      = libtraceevent libxml-2.0 cairo libelf gsl libprotobuf-c zlib
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -15,7 +15,7 @@ WARN     ?= -Wall -Wextra -Werror -Wno-missing-field-initializers
 OPT      ?= -O2 -g
 CFLAGS   ?= $(OPT)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DVP_VERSION='"$(VERSION)"' $(WARN) \
-             -I. $(PKG_CFLAGS) $(CFLAGS)
+             -I. -I$(GEN) $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS    = $(PKG_LIBS) -lcsv -liberty -lm
 
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -25,10 +25,15 @@ CMD_SRCS  = $(sort $(wildcard cmd/*.c))
 UNIT_SRCS = $(sort $(wildcard test/unit/test_*.c))
 UNIT_HELP = $(filter-out $(UNIT_SRCS),$(sort $(wildcard test/unit/*.c)))
 
-LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/%.o)
+# pprof's profile.proto is compiled by protoc-c into the build directory: the
+# .proto is the source, and the generated code matches the installed
+# libprotobuf-c (its headers check the version) instead of a committed copy.
+GEN       = $(BUILD)/gen
+
+LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN)/profile.pb-c.o
 CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/test/%)
-SAN_LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/san/%.o)
+SAN_LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/profile.pb-c.o
 SAN_CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/san/test/%)
 # Programs through which integration tests drive lib/ (test/drivers/*.c)
@@ -76,6 +81,27 @@ $(BUILD)/%.o: %.c
 	@echo "  CC      $<"
 	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
+$(GEN)/%.pb-c.c $(GEN)/%.pb-c.h: converters/%.proto
+	@mkdir -p $(GEN)
+	@echo "  PROTOC  $<"
+	@protoc-c --proto_path=converters --c_out=$(GEN) $<
+
+# generated sources are compiled by these rules (the ones above take the
+# source tree's paths); every object waits for the generated header
+$(GEN)/%.o: $(GEN)/%.c
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+$(BUILD)/san/gen/%.o: $(GEN)/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC san  $<"
+	@$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+$(BUILD)/fuzz/gen/%.o: $(GEN)/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC fuzz $<"
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+$(LIB_SRCS:%.c=$(BUILD)/%.o) $(CMD_OBJS) $(LIB_SRCS:%.c=$(BUILD)/san/%.o) $(SAN_CMD_OBJS) \
+    $(LIB_SRCS:%.c=$(BUILD)/fuzz/%.o): | $(GEN)/profile.pb-c.h
+
 $(BUILD)/test/%: test/unit/%.c $(UNIT_HELP) $(BUILD)/libvmprof.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itest/unit $(shell pkg-config --cflags cmocka) -o $@ $< $(UNIT_HELP) \
@@ -111,13 +137,13 @@ FUZZ_NAMES  = $(patsubst test/fuzz/fuzz_%.c,%,$(filter-out test/fuzz/fuzz_util.c
 FUZZ_CC    ?= clang
 FUZZ_SECONDS ?= 10
 FUZZ_SAN    = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DVP_VERSION='"$(VERSION)"' -I. $(PKG_CFLAGS) -g -O1 \
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DVP_VERSION='"$(VERSION)"' -I. -I$(GEN) $(PKG_CFLAGS) -g -O1 \
               -Wno-unused-command-line-argument
 # targets read fixtures (symfs, kallsyms) from the source tree
 FUZZ_DEFS   = -DVP_SRCDIR='"$(abspath .)"'
-FUZZ_OBJS   = $(LIB_SRCS:%.c=$(BUILD)/fuzz/%.o)
+FUZZ_OBJS   = $(LIB_SRCS:%.c=$(BUILD)/fuzz/%.o) $(BUILD)/fuzz/gen/profile.pb-c.o
 # kept between runs: make would otherwise delete them as intermediates
-.SECONDARY: $(FUZZ_OBJS)
+.SECONDARY: $(FUZZ_OBJS) $(GEN)/profile.pb-c.c $(GEN)/profile.pb-c.h
 
 $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -129,21 +129,10 @@ void vp_free_names(const char **names, size_t n)
 	free(names);
 }
 
-struct split_one {
-	const struct vp_profile *p;
-	const struct vp_out_opts *o;
-};
-
-static int write_one(FILE *f, void *ctx)
-{
-	struct split_one *s = ctx;
-	return vp_profile_write_csv(f, s->p, s->o);
-}
-
-/* The file of one event's table in dir, 0 when events leaves it out. Event
- * names like sched:sched_switch or cpu/config=1/ make file names. */
-static int split_path(const char *dir, const char *name, const char *const *events, char *path,
-		      size_t size)
+/* The file of one event in dir, 0 when events leaves it out. Event names like
+ * sched:sched_switch or cpu/config=1/ make file names. */
+static int split_path(const char *dir, const char *name, const char *ext,
+		      const char *const *events, char *path, size_t size)
 {
 	char file[256];
 	size_t k;
@@ -155,12 +144,23 @@ static int split_path(const char *dir, const char *name, const char *const *even
 	file[k] = '\0';
 	if (!strcmp(file, ".") || !strcmp(file, ".."))
 		file[0] = '_';
-	snprintf(path, size, "%s/%s.csv", dir, file);
+	snprintf(path, size, "%s/%s.%s", dir, file, ext);
 	return 1;
 }
 
-int vp_split_csv(const char *cmd, const struct vp_profile *p, struct vp_out_opts *oo,
-		 const char *dir, const char *const *events)
+struct split_one {
+	const struct vp_split_out *o;
+	size_t i;
+};
+
+static int write_one(FILE *f, void *ctx)
+{
+	struct split_one *s = ctx;
+	return s->o->write(f, s->o->ctx, s->i);
+}
+
+int vp_split_files(const char *cmd, const char *dir, const char *const *events,
+		   const struct vp_split_out *o)
 {
 	struct vp_error err = { 0 };
 	int made = mkdir(dir, 0777) == 0;
@@ -168,25 +168,50 @@ int vp_split_csv(const char *cmd, const struct vp_profile *p, struct vp_out_opts
 
 	if (!made && errno != EEXIST)
 		return vp_cmd_failf(cmd, "'%s': cannot create directory: %s", dir, strerror(errno));
-	for (size_t e = 0; e < p->ntables; e++) {
-		if (!split_path(dir, p->tables[e]->name, events, path, sizeof(path)))
+	for (size_t e = 0; e < o->n; e++) {
+		if (!split_path(dir, o->name(o->ctx, e), o->ext, events, path, sizeof(path)))
 			continue;
-		oo->event = p->tables[e]->name;
-		struct split_one s = { p, oo };
+		struct split_one s = { o, e };
 		if (vp_write_atomic(path, write_one, &s, &err) < 0) {
-			/* all or nothing: the tables this run wrote go too */
+			/* all or nothing: the files this run wrote go too */
 			for (size_t i = 0; i < e; i++)
-				if (split_path(dir, p->tables[i]->name, events, path, sizeof(path)))
+				if (split_path(dir, o->name(o->ctx, i), o->ext, events, path, sizeof(path)))
 					unlink(path);
 			if (made)
 				rmdir(dir);
-			oo->event = NULL;
 			return vp_cmd_fail(cmd, &err);
 		}
 		fprintf(stderr, "vmprof %s: wrote %s\n", cmd, path);
 	}
-	oo->event = NULL;
 	return 0;
+}
+
+struct split_csv {
+	const struct vp_profile *p;
+	struct vp_out_opts *oo;
+};
+
+static const char *table_name(void *ctx, size_t i)
+{
+	return ((struct split_csv *)ctx)->p->tables[i]->name;
+}
+
+static int write_table(FILE *f, void *ctx, size_t i)
+{
+	struct split_csv *s = ctx;
+	s->oo->event = s->p->tables[i]->name;
+	return vp_profile_write_csv(f, s->p, s->oo);
+}
+
+int vp_split_csv(const char *cmd, const struct vp_profile *p, struct vp_out_opts *oo,
+		 const char *dir, const char *const *events)
+{
+	struct split_csv s = { p, oo };
+	struct vp_split_out o = { "csv", p->ntables, table_name, write_table, &s };
+	int r = vp_split_files(cmd, dir, events, &o);
+
+	oo->event = NULL;
+	return r;
 }
 
 int vp_parse_value(const char *arg, enum vp_value *v)

@@ -74,11 +74,22 @@ void vp_cmp_args_free(struct vp_cmp_args *a);
  * and err names the file. */
 int vp_write_atomic(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx, struct vp_error *err);
 
+/* One file per event as DIR/EVENT.EXT (only those in events, NULL = all),
+ * each atomically and all or nothing; prints what it wrote, or the error as
+ * "vmprof CMD: ...". Returns the exit status. */
+struct vp_split_out {
+	const char *ext;			/* "csv", "pb.gz" */
+	size_t n;				/* events */
+	const char *(*name)(void *ctx, size_t i);
+	int (*write)(FILE *f, void *ctx, size_t i);
+	void *ctx;
+};
+int vp_split_files(const char *cmd, const char *dir, const char *const *events,
+		   const struct vp_split_out *o);
+
 struct vp_profile;
 struct vp_out_opts;
-/* One CSV per event of p (only those in events, NULL = all) as DIR/EVENT.csv,
- * each atomically; prints what it wrote, or the error as "vmprof CMD: ...".
- * Returns the exit status. Tables must be sorted. */
+/* vp_split_files for the tables of p as CSV. Tables must be sorted. */
 int vp_split_csv(const char *cmd, const struct vp_profile *p, struct vp_out_opts *oo,
 		 const char *dir, const char *const *events);
 

@@ -36,8 +36,9 @@ static const struct vp_cmd_info info = {
 	"compare", usage,
 	"Compare two profiles of the same program, typically one recorded on the host\n"
 	"and one inside a VM. Each side may be a perf.data file (vmprof's or perf's), a\n"
-	"CSV or XML table from vmprof report, or perf report's text output (stdio\n"
-	"mode). Per event, rows are joined by symbol (a full outer join: a function\n"
+	"CSV or XML table from vmprof report, perf report's text output (stdio\n"
+	"mode) or a pprof profile (a Go CPU profile). Per event, rows are joined by\n"
+	"symbol (a full outer join: a function\n"
 	"seen on one side only is listed as such), ranked, and the top N printed with\n"
 	"both sides' samples, period and share, the ratio guest/host and the difference\n"
 	"of shares in percentage points. The full comparison is saved for vmprof chart.",

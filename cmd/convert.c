@@ -1,8 +1,11 @@
 /* vmprof convert: other tools' outputs into vmprof's CSV, CSV tables split
- * per event (the seed pipeline's splitcsv), and callchains as folded stacks. */
+ * per event (the seed pipeline's splitcsv), callchains as folded stacks, and
+ * perf.data as pprof profiles. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "common.h"
@@ -20,16 +23,18 @@ struct convert_args {
 
 static const char *const usage[] = {
 	"perf-report REPORT.txt [-o OUT.csv]", "split TABLE DIR",
-	"folded FILE.data [-e EVENT] [-o OUT.folded]", NULL,
+	"folded FILE.data [-e EVENT] [-o OUT.folded]",
+	"pprof FILE.data [-e EVENT] [-o OUT.pb.gz | -o DIR/]", NULL,
 };
 
 static const struct vp_opt opts[] = {
 	VP_OPT_STRING("output", 'o', "FILE", "write here instead of standard output (perf-report, "
-		      "folded)", struct convert_args, output),
+		      "folded, pprof; pprof: a directory gets one profile per event)",
+		      struct convert_args, output),
 	VP_OPT_FLAG("full-names", 0, "keep C++ parameter lists in symbol names", struct convert_args,
 		    oo.full_names),
 	VP_CSV_SAFE_OPTIONS,
-	VP_OPT_STRING("event", 'e', "NAME", "folded: the event whose stacks to fold (default: the "
+	VP_OPT_STRING("event", 'e', "NAME", "folded, pprof: the event to convert (default: the "
 		      "first)", struct convert_args, fo.event),
 	{ "value", 0, "WHAT", "folded: count 'samples' (default) or sum 'period'", OPT_VALUE },
 	VP_LOAD_OPTIONS(struct convert_args, lo),
@@ -46,7 +51,13 @@ static const struct vp_cmd_info info = {
 	"into DIR, as DIR/EVENT.csv.\n"
 	"folded: fold the callchains of a perf.data file (recorded with -g) into one\n"
 	"line per distinct stack, 'comm;outermost;...;leaf COUNT', for FlameGraph's\n"
-	"flamegraph.pl and speedscope.",
+	"flamegraph.pl and speedscope.\n"
+	"pprof: write pprof's profile.proto (gzipped), as `go tool pprof`, Pyroscope\n"
+	"and Parca read it: samples/count and the event's period (cpu/nanoseconds for\n"
+	"cpu-clock and task-clock), callchains as location stacks, functions named as\n"
+	"perf report names them, mappings with build-ids, pid, tid, comm and domain\n"
+	"labels, the recording's metadata as comments. One event per profile: with\n"
+	"-o naming a directory (existing, or ending in /), every event, as DIR/EVENT.pb.gz.",
 	opts, 0,
 };
 
@@ -140,6 +151,53 @@ static int folded(struct convert_args *a, const char *in)
 	return r;
 }
 
+static const char *pprof_name(void *ctx, size_t i)
+{
+	return vp_pprof_event(ctx, i);
+}
+
+static int pprof_write_one(FILE *f, void *ctx, size_t i)
+{
+	return vp_pprof_write(f, ctx, i);
+}
+
+static int pprof_write_first(FILE *f, void *ctx)
+{
+	return vp_pprof_write(f, ctx, 0);
+}
+
+static int pprof(struct convert_args *a, const char *in)
+{
+	struct vp_pprof_opts po;
+	struct vp_pprof *p = NULL;
+	struct vp_error err = { 0 };
+	struct stat st;
+	const char *out = a->output;
+	size_t n = out ? strlen(out) : 0;
+	int r;
+
+	vp_pprof_opts_init(&po);
+	po.event = a->fo.event;
+	po.full_names = a->oo.full_names;
+	po.all = out && ((n && out[n - 1] == '/') || (stat(out, &st) == 0 && S_ISDIR(st.st_mode)));
+	if (!out && isatty(STDOUT_FILENO)) {
+		vp_usage_error(&info, "pprof: standard output is a terminal; name a file with -o");
+		return 2;
+	}
+	if (vp_pprof_from_perfdata(in, &a->lo, &po, &p, &err) < 0)
+		return vp_cmd_fail("convert", &err);
+	if (po.all) {
+		struct vp_split_out so = { "pb.gz", vp_pprof_count(p), pprof_name, pprof_write_one, p };
+		r = vp_split_files("convert", out, NULL, &so);
+	} else if (out) {
+		r = vp_write_atomic(out, pprof_write_first, p, &err) < 0 ? vp_cmd_fail("convert", &err) : 0;
+	} else {
+		r = vp_pprof_write(stdout, p, 0) < 0 ? 1 : 0;
+	}
+	vp_pprof_free(p);
+	return r;
+}
+
 int cmd_convert(int argc, char **argv)
 {
 	struct convert_args a = { 0 };
@@ -159,7 +217,9 @@ int cmd_convert(int argc, char **argv)
 		return split(&a, argv[i + 1], argv[i + 2]);
 	if (i < argc && !strcmp(argv[i], "folded") && argc - i == 2)
 		return folded(&a, argv[i + 1]);
-	vp_usage_error(&info, i < argc ? "unknown conversion or wrong arguments: '%s'" : "which conversion? (perf-report, split or folded)",
+	if (i < argc && !strcmp(argv[i], "pprof") && argc - i == 2)
+		return pprof(&a, argv[i + 1]);
+	vp_usage_error(&info, i < argc ? "unknown conversion or wrong arguments: '%s'" : "which conversion? (perf-report, split, folded or pprof)",
 		       i < argc ? argv[i] : "");
 	return 2;
 }

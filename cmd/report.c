@@ -59,7 +59,8 @@ static const struct vp_cmd_info info = {
 	"Read a perf.data file written by vmprof record, perf record or perf kvm record\n"
 	"and print one table per event: each function's samples, summed period and share\n"
 	"of the event's total, largest first. FILE may also be a vmprof CSV or XML\n"
-	"table or perf report's text output (its stdio mode).",
+	"table, perf report's text output (its stdio mode) or a pprof profile\n"
+	"(profile.proto, gzipped or not: Go's CPU profiles, vmprof convert pprof).",
 	opts, 0,
 };
 

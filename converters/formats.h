@@ -1,6 +1,7 @@
 /* Machine formats in and out of vmprof's tables and comparisons: CSV (libcsv,
  * RFC 4180), XML (libxml2, schemas in schema/), the text of `perf report
- * --stdio`, folded stacks; and detection of what a file holds. Writers return
+ * --stdio`, folded stacks, pprof's profile.proto (protobuf-c, zlib); and
+ * detection of what a file holds. Writers return
  * 0 or a negative errno (the caller names the file); readers fill err with
  * "'FILE': line N: what is wrong". */
 #ifndef VP_FORMATS_H
@@ -57,6 +58,16 @@ int vp_profile_read_xml(const char *path, const char *data, size_t len, struct v
 			struct vp_error *err);
 int vp_profile_read_perf_text(const char *path, const char *data, size_t len,
 			      struct vp_profile **out, struct vp_error *err);
+/* pprof's profile.proto, gzipped or not: one table named by the period type
+ * (vmprof's exports: the event; Go's CPU profiles: "cpu"), each sample charged
+ * to its leaf location's function, mapping file and domain label. */
+int vp_profile_read_pprof(const char *path, const char *data, size_t len, struct vp_profile **out,
+			  struct vp_error *err);
+/* The same with a cap on the decompressed size (the default is 256 MiB). */
+int vp_profile_read_pprof_max(const char *path, const char *data, size_t len, size_t max_bytes,
+			      struct vp_profile **out, struct vp_error *err);
+/* 1 when the bytes (a file's head is enough) look like a profile.proto. */
+int vp_pprof_detect(const char *data, size_t len);
 int vp_cmp_read_xml(const char *path, const char *data, size_t len, struct vp_comparison **out,
 		    struct vp_error *err);
 int vp_cmp_read_csv(const char *path, const char *data, size_t len, struct vp_comparison **out,
@@ -64,13 +75,14 @@ int vp_cmp_read_csv(const char *path, const char *data, size_t len, struct vp_co
 
 enum vp_input_kind {
 	VP_IN_UNKNOWN = 0, VP_IN_PERFDATA, VP_IN_CSV, VP_IN_XML, VP_IN_PERF_TEXT,
-	VP_IN_CMP_XML, VP_IN_CMP_CSV,
+	VP_IN_CMP_XML, VP_IN_CMP_CSV, VP_IN_PPROF,
 };
 /* What the first bytes of a file say it is. */
 enum vp_input_kind vp_input_detect(const char *data, size_t len);
 /* The same for a file by name ("-": perf.data from a pipe). */
 int vp_input_sniff(const char *path, enum vp_input_kind *kind, struct vp_error *err);
-/* A profile from any input a user has (perf.data, CSV, XML, perf report text). */
+/* A profile from any input a user has (perf.data, CSV, XML, perf report
+ * text, pprof). */
 int vp_load_profile(const char *path, const struct vp_load_opts *lo, struct vp_profile **out,
 		    struct vp_error *err);
 /* A saved comparison (XML or CSV). */
@@ -91,4 +103,22 @@ const char *vp_folded_event(const struct vp_folded *f);
 size_t vp_folded_count(const struct vp_folded *f);
 int vp_folded_write(FILE *out, const struct vp_folded *f);
 void vp_folded_free(struct vp_folded *f);
+
+/* pprof's profile.proto from a perf.data file: one gzipped profile per event
+ * (every event, or the one asked for, or the first), from the same resolved
+ * stacks as folded. */
+struct vp_pprof_opts {
+	const char *event;	/* NULL: the first event (unless all) */
+	int all;		/* one profile per event (unless event names one) */
+	int full_names;		/* C++ parameter lists in function names */
+};
+struct vp_pprof;
+void vp_pprof_opts_init(struct vp_pprof_opts *o);
+int vp_pprof_from_perfdata(const char *path, const struct vp_load_opts *lo,
+			   const struct vp_pprof_opts *o, struct vp_pprof **out, struct vp_error *err);
+size_t vp_pprof_count(const struct vp_pprof *p);
+const char *vp_pprof_event(const struct vp_pprof *p, size_t i);
+/* Profile i, gzipped; 0 or a negative errno. */
+int vp_pprof_write(FILE *f, const struct vp_pprof *p, size_t i);
+void vp_pprof_free(struct vp_pprof *p);
 #endif

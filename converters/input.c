@@ -1,6 +1,6 @@
 /* Every input a user has, told apart by content (not by file name): perf.data
- * (file or pipe format), vmprof CSV and XML tables, saved comparisons, and the
- * text of `perf report --stdio`. */
+ * (file or pipe format), vmprof CSV and XML tables, saved comparisons, the
+ * text of `perf report --stdio`, and pprof profiles (gzipped or not). */
 #include "formats.h"
 
 #include <errno.h>
@@ -34,6 +34,8 @@ enum vp_input_kind vp_input_detect(const char *data, size_t len)
 
 	if (len >= 8 && !memcmp(data, "PERFILE2", 8))
 		return VP_IN_PERFDATA;
+	if (len >= 2 && data[0] == '\x1f' && data[1] == '\x8b')
+		return vp_pprof_detect(data, len) ? VP_IN_PPROF : VP_IN_UNKNOWN;
 	s = skip_bom_space(data, end);
 	if (starts(s, end, "<?xml") || starts(s, end, "<")) {
 		const char *lim = s + (end - s > 4096 ? 4096 : end - s);
@@ -56,7 +58,8 @@ enum vp_input_kind vp_input_detect(const char *data, size_t len)
 			if (starts(p, lim, "# Samples: ") || starts(p, lim, "# Overhead"))
 				return VP_IN_PERF_TEXT;
 	}
-	return VP_IN_UNKNOWN;
+	/* binary, so last: text never gets here */
+	return vp_pprof_detect(data, len) ? VP_IN_PPROF : VP_IN_UNKNOWN;
 }
 
 /* The whole file in memory (NUL-terminated), or an error naming it. */
@@ -140,7 +143,8 @@ static int sniff(const char *path, char *buf, size_t cap, size_t *len, struct vp
 }
 
 static const char *kind_hint = "unknown format: bad magic for a perf.data file (PERFILE2), and "
-			       "not a vmprof CSV or XML table or the text of `perf report --stdio`";
+			       "not a vmprof CSV or XML table, the text of `perf report --stdio` or "
+			       "a pprof profile";
 
 int vp_load_profile(const char *path, const struct vp_load_opts *lo, struct vp_profile **out,
 		    struct vp_error *err)
@@ -170,6 +174,8 @@ int vp_load_profile(const char *path, const struct vp_load_opts *lo, struct vp_p
 		r = vp_profile_read_csv(path, data, len, out, err);
 	else if (k == VP_IN_XML)
 		r = vp_profile_read_xml(path, data, len, out, err);
+	else if (k == VP_IN_PPROF)
+		r = vp_profile_read_pprof(path, data, len, out, err);
 	else
 		r = vp_profile_read_perf_text(path, data, len, out, err);
 	free(data);

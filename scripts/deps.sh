@@ -6,6 +6,7 @@ set -euo pipefail
 pkgs=(gcc make pkg-config binutils
       libtraceevent-dev libcsv-dev libxml2-dev libcairo2-dev libelf-dev libiberty-dev
       libcmocka-dev libgsl-dev fonts-dejavu-core
+      libprotobuf-c-dev protobuf-c-compiler zlib1g-dev golang-go
       linux-perf python3 python3-numpy python3-scipy libxml2-utils poppler-utils ghostscript clang libclang-rt-14-dev
       qemu-system-x86 busybox-static cpio file
       chromium chromium-driver python3-selenium
@@ -25,5 +26,5 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >/dev/null || apt-get update
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null || apt-get -o DPkg::Lock::Timeout=600 update
+apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

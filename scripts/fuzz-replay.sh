@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Replay the committed seeds and regression inputs of each fuzz target through
-# its ASan build; and the truncation and byte-flip sweeps over a perf.data.
+# its ASan build; and the truncation and byte-flip sweeps over a perf.data and
+# a pprof profile.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
@@ -25,4 +26,7 @@ done
 run "$build/san/replay_perfdata" --truncate "$top/test/fixtures/multi.data"
 run "$build/san/replay_perfdata" --flip "$top/test/fixtures/weights.data" 4096
 run "$build/san/replay_perfdata" --truncate "$top/test/fixtures/pipe.data"
+# and of a pprof export, uncompressed (every field of the protobuf)
+run "$build/san/replay_pprof" --truncate "$top/test/fuzz/corpus/pprof/vmprof-cxx.pb"
+run "$build/san/replay_pprof" --flip "$top/test/fuzz/corpus/pprof/vmprof-cxx.pb" 4096
 exit $fail

@@ -533,3 +533,35 @@ void vp_session_resolve_sym(struct vp_session *s, uint32_t pid, unsigned cpumode
 	resolve(s, pid, cpumode, ip, &r, out, NULL, NULL);
 	out->dso = r.dso;
 }
+
+int vp_session_map_of(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
+		      struct vp_map_info *out)
+{
+	const struct vp_map *map = NULL;
+	struct vp_process *p;
+	size_t bsz = 0;
+
+	memset(out, 0, sizeof(*out));
+	cpumode &= VP_MISC_CPUMODE_MASK;
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
+		map = vp_maps_find(&s->host.maps, ip);
+	else if (cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+		map = vp_maps_find(&s->guest.maps, ip);
+	else if ((cpumode == PERF_RECORD_MISC_USER || cpumode == PERF_RECORD_MISC_CPUMODE_UNKNOWN) &&
+		 (p = vp_u64map_get(&s->procs.procs, pid)))
+		map = vp_maps_find(&p->maps, ip);
+	if (!map || !map->dso)
+		return -ENOENT;
+	out->start = map->start;
+	out->end = map->end;
+	out->dso = map->dso->name;
+	if (map->dso->kind == DSO_ELF || map->dso->kind == DSO_VDSO)
+		out->pgoff = map->pgoff;
+	if (map->dso->build_id_size) {
+		memcpy(out->build_id, map->dso->build_id, map->dso->build_id_size);
+		out->build_id_size = map->dso->build_id_size;
+	} else if (map->dso->elf && vp_elf_build_id(map->dso->elf, out->build_id, &bsz) == 0) {
+		out->build_id_size = (uint8_t)bsz;
+	}
+	return 0;
+}

@@ -84,6 +84,19 @@ struct vp_resolved_sym {
 void vp_session_resolve_sym(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
 			    struct vp_resolved_sym *out);
 
+/* The map an address falls in, as vp_session_resolve reads it: for writers
+ * that describe mappings (pprof). 0, or -ENOENT when no map covers it
+ * (hypervisor and guest user addresses, unmapped ones). */
+struct vp_map_info {
+	uint64_t start, end;	/* [start, end) */
+	uint64_t pgoff;		/* file offset of start; 0 for what is no file */
+	const char *dso;	/* interned, as vp_resolved's */
+	uint8_t build_id[20];
+	uint8_t build_id_size;
+};
+int vp_session_map_of(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
+		      struct vp_map_info *out);
+
 /* Host kernel symbols are still being read on the background thread: a
  * caller may set kernel addresses aside and resolve them later, as long as the
  * kernel's maps stay as they are (vp_session_kernel_gen unchanged). */
