@@ -249,13 +249,13 @@ static int run_end(struct run *R, int r)
 
 /* A flame graph in every format asked for: cairo draws it whole, except in
  * SVG where it draws the heading and the frames become elements. */
-static int flame(struct run *R, const struct vp_flame_src *src)
+static int flame(struct run *R, const struct vp_flame_src *src, size_t other, const char *kind)
 {
 	const struct vp_chart_opts *o = R->o;
 	struct vp_flame_layout L;
 	int r;
 
-	if ((r = vp_flame_layout(src, o, &L, R->err)) < 0)
+	if ((r = vp_flame_layout(src, other, o, &L, R->err)) < 0)
 		return r;
 	for (size_t f = 0; f < sizeof(fmts) / sizeof(*fmts) && r >= 0; f++) {
 		struct vp_membuf b = { 0 };
@@ -280,7 +280,7 @@ static int flame(struct run *R, const struct vp_flame_src *src)
 			}
 		}
 		vp_marks_free(&m);
-		r = emit(R, src->event, "flame", f, &b, r);
+		r = emit(R, src->event, kind, f, &b, r);
 	}
 	vp_flame_layout_free(&L);
 	return r;
@@ -349,11 +349,11 @@ int vp_chart_render_profile(const struct vp_profile *p, const struct vp_chart_op
 		return r;
 	for (size_t i = 0; i < p->ntables && r >= 0; i++) {
 		const struct vp_event_table *t = p->tables[i];
-		struct vp_flame_src src = { t->stacks, t->name, { profile_label(p), NULL }, VP_VALUE_PERIOD };
+		const char *label[1] = { profile_label(p) };
+		struct vp_flame_src src = { t->stacks, 1, NULL, label, t->name, o->value };
 		if (!t->stacks || !t->total_samples)
 			continue;
-		src.value = o->value;
-		r = flame(&R, &src);
+		r = flame(&R, &src, 0, "flame");
 	}
 	return run_end(&R, r);
 }

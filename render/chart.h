@@ -42,13 +42,16 @@ int vp_chart_kinds_parse(const char *s, unsigned *mask);
 int vp_chart_render(const struct vp_comparison *c, const struct vp_chart_opts *o,
 		    struct vp_error *err);
 
-/* What a flame graph draws: one event's stack tree of one side (a plain
- * flame graph) or of two (differential: side 0 the baseline, side 1 the
- * other; colours say how side 1 differs from side 0). */
+/* What a flame graph draws: one event's stack tree with a value column per
+ * run. One side: a plain flame graph. More: differential, each other side
+ * against side 0 (the baseline), a side's values the sums of its runs'. */
 struct vp_flame_src {
 	const struct vp_stack_tree *tree;
+	size_t nsides;
+	const size_t *first_run;	/* [nsides + 1]: side s has the columns first_run[s] to
+					 * first_run[s + 1] - 1; NULL: column s is side s */
+	const char *const *label;	/* [nsides] side names */
 	const char *event;
-	const char *label[2];	/* side names (a profile's label or file) */
 	enum vp_value value;	/* samples or period (the self kind of any value) */
 };
 

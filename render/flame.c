@@ -18,10 +18,28 @@
 
 #define ALPHA 0.05		/* q below this: a change beyond sampling noise */
 
+/* A drawn side's columns (one per run) of the source's tree. */
+static void columns(const struct vp_flame_layout *L, int side, size_t *from, size_t *to)
+{
+	size_t s = L->side[side];
+	const size_t *fr = L->src->first_run;
+
+	*from = fr ? fr[s] : s;
+	*to = fr ? fr[s + 1] : s + 1;
+}
+
 static uint64_t val(const struct vp_flame_layout *L, size_t node, int side)
 {
-	const struct vp_stack_value *v = vp_stack_tree_value(L->src->tree, node, (size_t)side);
-	return vp_value_self(L->src->value) == VP_VALUE_SAMPLES ? v->samples : v->period;
+	int samples = vp_value_self(L->src->value) == VP_VALUE_SAMPLES;
+	size_t from, to;
+	uint64_t sum = 0;
+
+	columns(L, side, &from, &to);
+	for (size_t c = from; c < to; c++) {
+		const struct vp_stack_value *v = vp_stack_tree_value(L->src->tree, node, c);
+		sum += samples ? v->samples : v->period;
+	}
+	return sum;
 }
 
 uint64_t vp_flame_value(const struct vp_flame_layout *L, size_t node, int side)
@@ -31,7 +49,13 @@ uint64_t vp_flame_value(const struct vp_flame_layout *L, size_t node, int side)
 
 uint64_t vp_flame_samples(const struct vp_flame_layout *L, size_t node, int side)
 {
-	return vp_stack_tree_value(L->src->tree, node, (size_t)side)->samples;
+	size_t from, to;
+	uint64_t sum = 0;
+
+	columns(L, side, &from, &to);
+	for (size_t c = from; c < to; c++)
+		sum += vp_stack_tree_value(L->src->tree, node, c)->samples;
+	return sum;
 }
 
 const char *vp_flame_name(const struct vp_flame_layout *L, size_t node)
@@ -107,44 +131,82 @@ static int place(struct vp_flame_layout *L, size_t node, double x, int depth)
 	return 0;
 }
 
-/* Two sides: each frame's change, tested on its sample counts against each
- * side's total (vp_stat_row with one run per side: the conditional binomial
- * test), Benjamini-Hochberg across the frames drawn. */
+/* One drawn side's runs for frame node: each run's value and sample count
+ * and its totals (a run without samples of the event is no run of it). */
+struct runs {
+	size_t n;
+	double *value, *samples, *total, *total_samples;
+};
+
+static void fill_runs(const struct vp_flame_layout *L, int side, size_t node, struct runs *r)
+{
+	int samples = vp_value_self(L->src->value) == VP_VALUE_SAMPLES;
+	size_t from, to;
+
+	columns(L, side, &from, &to);
+	r->n = 0;
+	for (size_t c = from; c < to; c++) {
+		const struct vp_stack_value *root = vp_stack_tree_value(L->src->tree, 0, c);
+		const struct vp_stack_value *v = vp_stack_tree_value(L->src->tree, node, c);
+		if (!root->samples)
+			continue;
+		r->value[r->n] = (double)(samples ? v->samples : v->period);
+		r->samples[r->n] = (double)v->samples;
+		r->total[r->n] = L->absolute ? L->run_max : (double)(samples ? root->samples : root->period);
+		r->total_samples[r->n] = L->absolute ? L->run_max_samples : (double)root->samples;
+		r->n++;
+	}
+}
+
+/* Two sides: each frame's change judged by vp_stat_row on the sides' runs
+ * (one run a side: the conditional binomial test of the sample counts;
+ * more: the spread between runs), Benjamini-Hochberg across the frames
+ * drawn. With --flame-norm none every run's total is the largest, so values
+ * are compared as they are. */
 static int judge(struct vp_flame_layout *L)
 {
+	size_t ncol = vp_stack_tree_sides(L->src->tree);
 	double *p = malloc((L->n ? L->n : 1) * sizeof(*p));
 	size_t *at = malloc((L->n ? L->n : 1) * sizeof(*at)), m = 0;
-	double T[2], S[2];
+	double *buf = malloc(8 * (ncol ? ncol : 1) * sizeof(*buf));
+	struct runs a = { 0, buf, buf + ncol, buf + 2 * ncol, buf + 3 * ncol };
+	struct runs b = { 0, buf + 4 * ncol, buf + 5 * ncol, buf + 6 * ncol, buf + 7 * ncol };
+	int rc = 0;
 
-	if (!p || !at) {
+	if (!p || !at || !buf) {
 		free(p);
 		free(at);
+		free(buf);
 		return -ENOMEM;
 	}
-	for (int s = 0; s < 2; s++) {
-		T[s] = vp_flame_total(L, s);
-		S[s] = (double)vp_flame_samples(L, 0, s);
-	}
-	if (L->absolute) {	/* equal exposure: the counts are compared as they are */
-		double smax = S[0] > S[1] ? S[0] : S[1];
-		S[0] = S[1] = smax;
+	for (size_t c = 0; c < ncol; c++) {
+		const struct vp_stack_value *root = vp_stack_tree_value(L->src->tree, 0, c);
+		double v = (double)(vp_value_self(L->src->value) == VP_VALUE_SAMPLES ? root->samples
+										  : root->period);
+		if (v > L->run_max)
+			L->run_max = v;
+		if ((double)root->samples > L->run_max_samples)
+			L->run_max_samples = (double)root->samples;
 	}
 	for (size_t i = 0; i < L->n; i++) {
 		struct vp_flame_frame *f = &L->f[i];
-		double v0 = (double)val(L, f->node, 0), v1 = (double)val(L, f->node, 1);
-		double c0 = (double)vp_flame_samples(L, f->node, 0), c1 = (double)vp_flame_samples(L, f->node, 1);
+		uint64_t v0 = val(L, f->node, 0), v1 = val(L, f->node, 1);
 		if (v0 == 0 || v1 == 0) {
 			f->change = v0 == 0 ? VP_CHANGE_ONLY1 : VP_CHANGE_ONLY0;
 			f->q = f->p = 0;
 			continue;
 		}
-		struct vp_stat_side a = { 1, &v0, &c0, &T[0], &S[0] }, b = { 1, &v1, &c1, &T[1], &S[1] };
+		fill_runs(L, 0, f->node, &a);
+		fill_runs(L, 1, f->node, &b);
+		struct vp_stat_side sa = { a.n, a.value, a.samples, a.total, a.total_samples };
+		struct vp_stat_side sb = { b.n, b.value, b.samples, b.total, b.total_samples };
 		struct vp_stat_result r;
-		f->p = vp_stat_row(&a, &b, ALPHA, &r) == 0 ? r.p : 1.0;
+		f->p = vp_stat_row(&sa, &sb, ALPHA, &r) == 0 ? r.p : 1.0;
+		L->basis = r.basis;
 		p[m] = f->p;
 		at[m++] = i;
 	}
-	int rc = vp_stat_bh(p, m, p);
+	rc = vp_stat_bh(p, m, p);
 	for (size_t k = 0; k < m && rc == 0; k++) {
 		struct vp_flame_frame *f = &L->f[at[k]];
 		double d = vp_flame_share(L, f->node, 1) - vp_flame_share(L, f->node, 0);
@@ -153,35 +215,46 @@ static int judge(struct vp_flame_layout *L)
 	}
 	free(p);
 	free(at);
+	free(buf);
 	return rc < 0 ? rc : 0;
 }
 
-int vp_flame_layout(const struct vp_flame_src *src, const struct vp_chart_opts *o,
+static int is_side(const struct vp_flame_src *src, size_t s, const char *name)
+{
+	if (s == 0 && (!strcmp(name, "host") || !strcmp(name, "baseline")))
+		return 1;
+	if (s == 1 && !strcmp(name, "guest"))
+		return 1;
+	return src->label[s] && !strcmp(name, src->label[s]);
+}
+
+int vp_flame_layout(const struct vp_flame_src *src, size_t other, const struct vp_chart_opts *o,
 		    struct vp_flame_layout *L, struct vp_error *err)
 {
 	int r;
 
 	memset(L, 0, sizeof(*L));
 	L->src = src;
-	L->nsides = vp_stack_tree_sides(src->tree) > 1 ? 2 : 1;
+	L->nsides = src->nsides > 1 ? 2 : 1;
+	L->side[0] = 0;
+	L->side[1] = src->nsides > 1 ? other : 0;
+	for (int s = 0; s < L->nsides; s++)
+		L->label[s] = src->label[L->side[s]] ? src->label[L->side[s]] : "profile";
 	L->absolute = o->flame_absolute && L->nsides > 1;
 	L->wside = L->nsides - 1;
 	if (o->flame_width && L->nsides > 1) {
-		const char *w = o->flame_width;
-		if (!strcmp(w, "host") || !strcmp(w, "baseline") || (src->label[0] && !strcmp(w, src->label[0])))
+		if (is_side(src, 0, o->flame_width))
 			L->wside = 0;
-		else if (!strcmp(w, "guest") || (src->label[1] && !strcmp(w, src->label[1])))
-			L->wside = 1;
-		else
-			return vp_errorf(err, -EINVAL, "--flame-width: no side '%s' (host, guest, %s or %s)", w,
-					 src->label[0], src->label[1]);
+		else if (!is_side(src, other, o->flame_width))
+			return vp_errorf(err, -EINVAL, "--flame-width: no side '%s' (host, guest or a "
+					 "side's label: %s, %s...)", o->flame_width, L->label[0], L->label[1]);
 	}
 	L->width = o->width > 0 ? o->width : 1000;
 	L->plot_x = 10;
 	L->plot_w = L->width - 20;
 	if (val(L, 0, L->wside) == 0)
 		return vp_errorf(err, -EINVAL, "%s: no samples with call stacks on the %s side",
-				 src->event, src->label[L->wside] ? src->label[L->wside] : "width");
+				 src->event, L->label[L->wside]);
 	if ((r = place(L, 0, L->plot_x, 0)) < 0 || (L->nsides > 1 && (r = judge(L)) < 0)) {
 		vp_flame_layout_free(L);
 		return vp_errorf(err, -ENOMEM, "out of memory");
@@ -276,12 +349,12 @@ char *vp_flame_tooltip(const struct vp_flame_layout *L, const struct vp_flame_fr
 		fprintf(m, "\n[%c] %s", n->domain ? n->domain : '.', n->dso ? n->dso : "?");
 	for (int s = 0; s < L->nsides; s++)
 		fprintf(m, "\n%s: %" PRIu64 " samples, %s %" PRIu64 " (%.3f%% of %s)",
-			L->src->label[s] ? L->src->label[s] : "profile", vp_flame_samples(L, f->node, s),
+			L->label[s], vp_flame_samples(L, f->node, s),
 			what, val(L, f->node, s), 100 * vp_flame_share(L, f->node, s),
 			L->absolute ? "the larger total" : "its total");
 	if (L->nsides > 1) {
 		double v0 = (double)val(L, f->node, 0), v1 = (double)val(L, f->node, 1);
-		const char *l0 = L->src->label[0], *l1 = L->src->label[1];
+		const char *l0 = L->label[0], *l1 = L->label[1];
 		if (f->change == VP_CHANGE_ONLY0 || f->change == VP_CHANGE_ONLY1)
 			fprintf(m, "\nonly in %s", f->change == VP_CHANGE_ONLY0 ? l0 : l1);
 		else
@@ -340,8 +413,8 @@ void vp_flame_title(const struct vp_flame_layout *L, const struct vp_chart_opts 
 	if (o->title)
 		snprintf(buf, size, "%s", o->title);
 	else if (L->nsides > 1)
-		snprintf(buf, size, "%s: %s vs %s, differential flame graph", s->event, s->label[1],
-			 s->label[0]);
+		snprintf(buf, size, "%s: %s vs %s, differential flame graph", s->event, L->label[1],
+			 L->label[0]);
 	else
 		snprintf(buf, size, "%s%s%s: flame graph", s->event, s->label[0] ? " of " : "",
 			 s->label[0] ? s->label[0] : "");
@@ -355,7 +428,7 @@ static void heading(struct canvas *c, const struct vp_flame_layout *L,
 	cairo_t *cr = c->cr;
 	const struct vp_flame_src *s = L->src;
 	const char *what = vp_value_self(s->value) == VP_VALUE_SAMPLES ? "samples" : "period";
-	const char *ws = s->label[L->wside] ? s->label[L->wside] : "";
+	const char *ws = L->label[L->wside];
 	char buf[1024], fit[1024], tot[32], tot2[32];
 	double x = 16, avail = c->w - 32;
 
@@ -373,11 +446,11 @@ static void heading(struct canvas *c, const struct vp_flame_layout *L,
 	else if (L->absolute)
 		snprintf(buf, sizeof(buf), "width: %s's inclusive %s (full width: the larger total, %s); "
 			 "colour: %s's %s against %s's", ws, what,
-			 (vp_format_count(vp_flame_total(L, 0), tot2, sizeof(tot2)), tot2), s->label[1], what,
-			 s->label[0]);
+			 (vp_format_count(vp_flame_total(L, 0), tot2, sizeof(tot2)), tot2), L->label[1], what,
+			 L->label[0]);
 	else
 		snprintf(buf, sizeof(buf), "width: %s's inclusive %s as a share of %s's total (%s); "
-			 "colour: %s's share against %s's", ws, what, ws, tot, s->label[1], s->label[0]);
+			 "colour: %s's share against %s's", ws, what, ws, tot, L->label[1], L->label[0]);
 	vp_fit(cr, buf, avail, fit, sizeof(fit));
 	vp_text(c, fit, 16, 48, 0);
 
@@ -398,12 +471,12 @@ static void heading(struct canvas *c, const struct vp_flame_layout *L,
 	} else {
 		struct rgb hp = mix(&white, &vp_host_rgb, 0.3), gp = mix(&white, &vp_guest_rgb, 0.3);
 		struct rgb h = mix(&hp, &vp_host_rgb, 0.6), g = mix(&gp, &vp_guest_rgb, 0.6);
-		snprintf(buf, sizeof(buf), "%s larger", s->label[0]);
+		snprintf(buf, sizeof(buf), "%s larger", L->label[0]);
 		x = swatch(c, x, 70, &h, 0, buf);
 		x = swatch(c, x, 70, &vp_flame_neutral_rgb, 0, "within sampling noise");
-		snprintf(buf, sizeof(buf), "%s larger (darker: up to 4\u00d7)", s->label[1]);
+		snprintf(buf, sizeof(buf), "%s larger (darker: up to 4\u00d7)", L->label[1]);
 		x = swatch(c, x, 70, &g, 0, buf);
-		snprintf(buf, sizeof(buf), "only in %s", s->label[L->wside]);
+		snprintf(buf, sizeof(buf), "only in %s", L->label[L->wside]);
 		swatch(c, x, 70, L->wside ? &vp_guest_rgb : &vp_host_rgb, 1, buf);
 	}
 
@@ -412,18 +485,37 @@ static void heading(struct canvas *c, const struct vp_flame_layout *L,
 	if (L->hidden)
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%zu frames only in %s (%.1f%% of it) have no "
 				      "width here; --flame-width %s draws them. ", L->hidden,
-				      s->label[!L->wside], 100 * L->hidden_share, s->label[!L->wside]);
+				      L->label[!L->wside], 100 * L->hidden_share, L->label[!L->wside]);
 	if (L->omitted && n < sizeof(buf))
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%zu frames narrower than %.1f px (%.2f%% "
 				      "in all) are left out. ", L->omitted, VP_FLAME_MIN_WIDTH,
 				      100 * L->omitted_share);
 	if (L->nsides > 1 && n < sizeof(buf))
-		snprintf(buf + n, sizeof(buf) - n, "Noise: binomial test of each frame's sample counts, "
-			 "Benjamini-Hochberg q < %.2f.", ALPHA);
+		snprintf(buf + n, sizeof(buf) - n, "Noise: %s, Benjamini-Hochberg q < %.2f.",
+			 L->basis == VP_STAT_RUNS ? "each frame's spread between runs (Welch)"
+						  : "binomial test of each frame's sample counts", ALPHA);
 	vp_set_rgb(cr, &vp_muted_rgb);
 	vp_font(cr, 10, 0);
 	vp_fit(cr, buf, avail, fit, sizeof(fit));
 	vp_text(c, fit, 16, 92, 0);
+}
+
+/* The start of name and an ellipsis, as much as fits width (whole UTF-8
+ * characters). */
+static void fit_start(cairo_t *cr, const char *name, double width, char *out, size_t size)
+{
+	size_t n = strlen(name);
+
+	if (n + 4 > size)
+		n = size - 4;
+	for (; n > 0; n--) {
+		if (((unsigned char)name[n] & 0xc0) == 0x80)
+			continue;	/* not a character's first byte */
+		snprintf(out, size, "%.*s\u2026", (int)n, name);
+		if (vp_text_width(cr, out) <= width)
+			return;
+	}
+	out[0] = 0;
 }
 
 void vp_flame_label(cairo_t *cr, const char *name, double w, char *out, size_t size)
@@ -432,9 +524,11 @@ void vp_flame_label(cairo_t *cr, const char *name, double w, char *out, size_t s
 	if (w < VP_FLAME_FONT * 2.2)
 		return;
 	vp_fit(cr, name, w - 6, out, size);
-	/* an ellipsis alone says nothing */
-	if (strlen(out) <= 4 && strlen(name) > strlen(out))
-		out[0] = 0;
+	/* a middle cut of a few characters says less than the name's start */
+	if (strcmp(out, name) && strlen(out) < 16)
+		fit_start(cr, name, w - 6, out, size);
+	if (strlen(out) <= 4 && strcmp(out, name))
+		out[0] = 0;	/* an ellipsis and a letter say nothing */
 }
 
 int vp_draw_flame(struct canvas *c, const struct vp_flame_layout *L, const struct vp_chart_opts *o,

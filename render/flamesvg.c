@@ -161,7 +161,7 @@ static char *describe(const struct vp_flame_layout *L, const struct vp_chart_opt
 			only += L->f[i].change == VP_CHANGE_ONLY0 || L->f[i].change == VP_CHANGE_ONLY1;
 		}
 		fprintf(f, " Beyond sampling noise: %zu frames larger on %s, %zu larger on %s; %zu on "
-			"one side only.", up, L->src->label[1], down, L->src->label[0], only);
+			"one side only.", up, L->label[1], down, L->label[0], only);
 	}
 	if (fclose(f) != 0) {
 		free(out);
@@ -201,7 +201,7 @@ int vp_flame_svg(const struct vp_flame_layout *L, const struct vp_chart_opts *o,
 	for (int s = 0; s < L->nsides; s++) {
 		char a[32];
 		snprintf(a, sizeof(a), "data-label%d", s);
-		attr(g, a, L->src->label[s] ? L->src->label[s] : "profile");
+		attr(g, a, L->label[s]);
 		snprintf(a, sizeof(a), "data-total%d", s);
 		attr_u64(g, a, vp_flame_value(L, 0, s));
 	}

@@ -137,7 +137,11 @@ struct vp_flame_frame {
 };
 struct vp_flame_layout {
 	const struct vp_flame_src *src;
-	int nsides, wside, absolute;
+	int nsides, wside, absolute;	/* nsides 1 or 2: drawn sides, 0 the baseline */
+	size_t side[2];			/* the source's sides they are */
+	const char *label[2];
+	double run_max, run_max_samples;	/* the largest run total (--flame-norm none) */
+	int basis;			/* enum vp_stat_basis of the judgement */
 	double width, height, plot_x, plot_w, top;
 	int max_depth;
 	struct vp_flame_frame *f;	/* every frame drawn, parents before children */
@@ -145,7 +149,8 @@ struct vp_flame_layout {
 	size_t omitted, hidden;		/* frames too narrow; frames of the other side only */
 	double omitted_share, hidden_share;
 };
-int vp_flame_layout(const struct vp_flame_src *src, const struct vp_chart_opts *o,
+/* The source's side 0 against side other (ignored for one side). */
+int vp_flame_layout(const struct vp_flame_src *src, size_t other, const struct vp_chart_opts *o,
 		    struct vp_flame_layout *L, struct vp_error *err);
 void vp_flame_layout_free(struct vp_flame_layout *L);
 /* frames 0: the heading alone (the SVG's frames are elements, flamesvg.c) */

@@ -115,5 +115,13 @@ class Browser:
         ActionChains(self.driver).send_keys(key).perform()
 
     def screenshot(self, path):
+        """The whole page: the window grows to the document's size first."""
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        w, h = self.js("var e = document.documentElement; var r = e.getBoundingClientRect();"
+                       "return [Math.ceil(Math.max(r.width, e.scrollWidth || 0)),"
+                       " Math.ceil(Math.max(r.height, e.scrollHeight || 0))];")
+        size = self.driver.get_window_size()
+        if w > size["width"] or h > size["height"]:
+            self.driver.set_window_size(max(w, size["width"]) + 20, max(h, size["height"]) + 20)
         self.driver.save_screenshot(path)
+        self.driver.set_window_size(size["width"], size["height"])
