@@ -247,8 +247,7 @@ static int run_end(struct run *R, int r)
 	return r < 0 ? r : 0;
 }
 
-/* A flame graph in every format asked for: cairo draws it whole, except in
- * SVG where it draws the heading and the frames become elements. */
+/* A flame graph in every format asked for. */
 static int flame(struct run *R, const struct vp_flame_src *src, size_t other, const char *kind)
 {
 	const struct vp_chart_opts *o = R->o;
@@ -259,27 +258,10 @@ static int flame(struct run *R, const struct vp_flame_src *src, size_t other, co
 		return r;
 	for (size_t f = 0; f < sizeof(fmts) / sizeof(*fmts) && r >= 0; f++) {
 		struct vp_membuf b = { 0 };
-		struct marks m = { 0 };
-		struct vp_surface sf;
-		int svg = fmts[f].bit == VP_FMT_SVG;
 
 		if (!(o->formats & fmts[f].bit))
 			continue;
-		if ((r = vp_surface_begin(&sf, fmts[f].bit, L.width, L.height, o->dpi, &b,
-					  svg ? &m : NULL)) >= 0)
-			r = vp_draw_flame(&sf.c, &L, o, !svg);
-		r = vp_surface_end(&sf, r);
-		if (r >= 0 && svg) {
-			char *out;
-			size_t n;
-			r = m.oom ? -ENOMEM : vp_flame_svg(&L, o, (char *)b.p, b.n, &m, &out, &n);
-			if (r >= 0) {
-				free(b.p);
-				b.p = (unsigned char *)out;
-				b.n = n;
-			}
-		}
-		vp_marks_free(&m);
+		r = vp_flame_render(&L, o, fmts[f].bit, &b);
 		r = emit(R, src->event, kind, f, &b, r);
 	}
 	vp_flame_layout_free(&L);

@@ -16,7 +16,7 @@
 
 #include "lib/compare/stats.h"
 
-#define ALPHA 0.05		/* q below this: a change beyond sampling noise */
+#define ALPHA 0.05		/* intervals at 95%: a change beyond noise leaves 0 out of its */
 
 /* A drawn side's columns (one per run) of the source's tree. */
 static void columns(const struct vp_flame_layout *L, int side, size_t *from, size_t *to)
@@ -118,7 +118,7 @@ static int place(struct vp_flame_layout *L, size_t node, double x, int depth)
 		L->omitted_share += vp_flame_share(L, node, L->wside);
 		return 0;
 	}
-	struct vp_flame_frame f = { (uint32_t)node, x, w, depth, VP_CHANGE_NONE, 1.0, 1.0 };
+	struct vp_flame_frame f = { (uint32_t)node, x, w, depth, VP_CHANGE_NONE, 0, 0 };
 	if (push(L, &f) < 0)
 		return -ENOMEM;
 	if (depth > L->max_depth)
@@ -159,26 +159,20 @@ static void fill_runs(const struct vp_flame_layout *L, int side, size_t node, st
 }
 
 /* Two sides: each frame's change judged by vp_stat_row on the sides' runs
- * (one run a side: the conditional binomial test of the sample counts;
- * more: the spread between runs), Benjamini-Hochberg across the frames
- * drawn. With --flame-norm none every run's total is the largest, so values
- * are compared as they are. */
-static int judge(struct vp_flame_layout *L)
+ * (one run a side: sampling noise, the binomial variance of the shares;
+ * more: the spread between runs, Welch): a change of share is real when its
+ * interval at confidence 1 - alpha leaves out 0. With --flame-norm none
+ * values are compared as they are: the interval of their ratio must leave
+ * out 1. */
+static int judge(struct vp_flame_layout *L, double alpha)
 {
 	size_t ncol = vp_stack_tree_sides(L->src->tree);
-	double *p = malloc((L->n ? L->n : 1) * sizeof(*p));
-	size_t *at = malloc((L->n ? L->n : 1) * sizeof(*at)), m = 0;
 	double *buf = malloc(8 * (ncol ? ncol : 1) * sizeof(*buf));
 	struct runs a = { 0, buf, buf + ncol, buf + 2 * ncol, buf + 3 * ncol };
 	struct runs b = { 0, buf + 4 * ncol, buf + 5 * ncol, buf + 6 * ncol, buf + 7 * ncol };
-	int rc = 0;
 
-	if (!p || !at || !buf) {
-		free(p);
-		free(at);
-		free(buf);
+	if (!buf)
 		return -ENOMEM;
-	}
 	for (size_t c = 0; c < ncol; c++) {
 		const struct vp_stack_value *root = vp_stack_tree_value(L->src->tree, 0, c);
 		double v = (double)(vp_value_self(L->src->value) == VP_VALUE_SAMPLES ? root->samples
@@ -191,32 +185,31 @@ static int judge(struct vp_flame_layout *L)
 	for (size_t i = 0; i < L->n; i++) {
 		struct vp_flame_frame *f = &L->f[i];
 		uint64_t v0 = val(L, f->node, 0), v1 = val(L, f->node, 1);
+		struct vp_stat_result r;
+		int real;
+
 		if (v0 == 0 || v1 == 0) {
 			f->change = v0 == 0 ? VP_CHANGE_ONLY1 : VP_CHANGE_ONLY0;
-			f->q = f->p = 0;
 			continue;
 		}
 		fill_runs(L, 0, f->node, &a);
 		fill_runs(L, 1, f->node, &b);
 		struct vp_stat_side sa = { a.n, a.value, a.samples, a.total, a.total_samples };
 		struct vp_stat_side sb = { b.n, b.value, b.samples, b.total, b.total_samples };
-		struct vp_stat_result r;
-		f->p = vp_stat_row(&sa, &sb, ALPHA, &r) == 0 ? r.p : 1.0;
+		if (vp_stat_row(&sa, &sb, alpha, &r) < 0) {
+			f->change = VP_CHANGE_NOISE;	/* nothing to judge by */
+			continue;
+		}
 		L->basis = r.basis;
-		p[m] = f->p;
-		at[m++] = i;
+		f->lo = L->absolute ? r.ratio_lo : r.delta_lo;
+		f->hi = L->absolute ? r.ratio_hi : r.delta_hi;
+		real = L->absolute ? (r.ratio_lo > 1 || r.ratio_hi < 1) : (r.delta_lo > 0 || r.delta_hi < 0);
+		double d = L->absolute ? (double)v1 - (double)v0
+				       : vp_flame_share(L, f->node, 1) - vp_flame_share(L, f->node, 0);
+		f->change = !real || d == 0 ? VP_CHANGE_NOISE : d > 0 ? VP_CHANGE_UP : VP_CHANGE_DOWN;
 	}
-	rc = vp_stat_bh(p, m, p);
-	for (size_t k = 0; k < m && rc == 0; k++) {
-		struct vp_flame_frame *f = &L->f[at[k]];
-		double d = vp_flame_share(L, f->node, 1) - vp_flame_share(L, f->node, 0);
-		f->q = p[k];
-		f->change = f->q >= ALPHA || d == 0 ? VP_CHANGE_NOISE : d > 0 ? VP_CHANGE_UP : VP_CHANGE_DOWN;
-	}
-	free(p);
-	free(at);
 	free(buf);
-	return rc < 0 ? rc : 0;
+	return 0;
 }
 
 static int is_side(const struct vp_flame_src *src, size_t s, const char *name)
@@ -255,7 +248,7 @@ int vp_flame_layout(const struct vp_flame_src *src, size_t other, const struct v
 	if (val(L, 0, L->wside) == 0)
 		return vp_errorf(err, -EINVAL, "%s: no samples with call stacks on the %s side",
 				 src->event, L->label[L->wside]);
-	if ((r = place(L, 0, L->plot_x, 0)) < 0 || (L->nsides > 1 && (r = judge(L)) < 0)) {
+	if ((r = place(L, 0, L->plot_x, 0)) < 0 || (L->nsides > 1 && (r = judge(L, ALPHA)) < 0)) {
 		vp_flame_layout_free(L);
 		return vp_errorf(err, -ENOMEM, "out of memory");
 	}
@@ -357,11 +350,14 @@ char *vp_flame_tooltip(const struct vp_flame_layout *L, const struct vp_flame_fr
 		const char *l0 = L->label[0], *l1 = L->label[1];
 		if (f->change == VP_CHANGE_ONLY0 || f->change == VP_CHANGE_ONLY1)
 			fprintf(m, "\nonly in %s", f->change == VP_CHANGE_ONLY0 ? l0 : l1);
+		else if (L->absolute)
+			fprintf(m, "\n%s/%s: %.3f\u00d7 (95%% interval %.3f to %.3f): %s", l1, l0, v1 / v0,
+				f->lo, f->hi, f->change == VP_CHANGE_NOISE ? "within noise" : "beyond noise");
 		else
-			fprintf(m, "\n%s/%s: %.3f\u00d7 (%s %+.3f pp); %s (q = %.2g)", l1, l0, v1 / v0,
-				L->absolute ? "difference" : "share", 100 * (vp_flame_share(L, f->node, 1) -
-				vp_flame_share(L, f->node, 0)), f->change == VP_CHANGE_NOISE ?
-				"within sampling noise" : "beyond sampling noise", f->q);
+			fprintf(m, "\n%s/%s: %.3f\u00d7; share %+.3f pp (95%% interval %+.3f to %+.3f): %s",
+				l1, l0, v1 / v0, 100 * (vp_flame_share(L, f->node, 1) -
+				vp_flame_share(L, f->node, 0)), f->lo, f->hi, f->change == VP_CHANGE_NOISE ?
+				"within noise" : "beyond noise");
 	}
 	if (fclose(m) != 0) {
 		free(out);
@@ -473,7 +469,7 @@ static void heading(struct canvas *c, const struct vp_flame_layout *L,
 		struct rgb h = mix(&hp, &vp_host_rgb, 0.6), g = mix(&gp, &vp_guest_rgb, 0.6);
 		snprintf(buf, sizeof(buf), "%s larger", L->label[0]);
 		x = swatch(c, x, 70, &h, 0, buf);
-		x = swatch(c, x, 70, &vp_flame_neutral_rgb, 0, "within sampling noise");
+		x = swatch(c, x, 70, &vp_flame_neutral_rgb, 0, "within noise");
 		snprintf(buf, sizeof(buf), "%s larger (darker: up to 4\u00d7)", L->label[1]);
 		x = swatch(c, x, 70, &g, 0, buf);
 		snprintf(buf, sizeof(buf), "only in %s", L->label[L->wside]);
@@ -491,9 +487,11 @@ static void heading(struct canvas *c, const struct vp_flame_layout *L,
 				      "in all) are left out. ", L->omitted, VP_FLAME_MIN_WIDTH,
 				      100 * L->omitted_share);
 	if (L->nsides > 1 && n < sizeof(buf))
-		snprintf(buf + n, sizeof(buf) - n, "Noise: %s, Benjamini-Hochberg q < %.2f.",
-			 L->basis == VP_STAT_RUNS ? "each frame's spread between runs (Welch)"
-						  : "binomial test of each frame's sample counts", ALPHA);
+		snprintf(buf + n, sizeof(buf) - n, "Grey: the %.0f%% interval of the %s takes in %s "
+			 "(%s).", 100 * (1 - ALPHA), L->absolute ? "ratio" : "share difference",
+			 L->absolute ? "1" : "0", L->basis == VP_STAT_RUNS ?
+			 "each frame's spread between runs, Welch" : "sampling noise: the binomial "
+			 "variance of each frame's samples");
 	vp_set_rgb(cr, &vp_muted_rgb);
 	vp_font(cr, 10, 0);
 	vp_fit(cr, buf, avail, fit, sizeof(fit));

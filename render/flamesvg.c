@@ -225,3 +225,28 @@ int vp_flame_svg(const struct vp_flame_layout *L, const struct vp_chart_opts *o,
 	}
 	return vp_svg_dump(doc, out, out_len);
 }
+
+int vp_flame_render(const struct vp_flame_layout *L, const struct vp_chart_opts *o, unsigned fmt,
+		    struct vp_membuf *b)
+{
+	struct marks m = { 0 };
+	struct vp_surface sf;
+	int svg = fmt == VP_FMT_SVG, r;
+
+	/* in SVG cairo draws the heading; the frames are elements */
+	if ((r = vp_surface_begin(&sf, fmt, L->width, L->height, o->dpi, b, svg ? &m : NULL)) >= 0)
+		r = vp_draw_flame(&sf.c, L, o, !svg);
+	r = vp_surface_end(&sf, r);
+	if (r >= 0 && svg) {
+		char *out;
+		size_t n;
+		r = m.oom ? -ENOMEM : vp_flame_svg(L, o, (char *)b->p, b->n, &m, &out, &n);
+		if (r >= 0) {
+			free(b->p);
+			b->p = (unsigned char *)out;
+			b->n = n;
+		}
+	}
+	vp_marks_free(&m);
+	return r;
+}

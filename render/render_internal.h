@@ -114,6 +114,8 @@ double vp_circle_height(const struct vp_cmp_event *e, const struct vp_chart_opts
 /* 1 when a row's host and guest shares differ by less than sampling noise. */
 int vp_row_is_noise(const struct vp_cmp_event *e, const struct vp_cmp_row *r);
 
+struct vp_membuf;
+
 /* ---- flame.c: a flame graph's layout (shared by the cairo drawing and the
  * interactive SVG of flamesvg.c) and its drawing. */
 #define VP_FLAME_ROW 17.0	/* a frame's row: 16 units and a gap */
@@ -133,7 +135,8 @@ struct vp_flame_frame {
 	double x, w;		/* units, at the full view */
 	int depth;		/* 0 the root */
 	enum vp_flame_change change;
-	double p, q;		/* two sides: the test's p and its Benjamini-Hochberg q */
+	double lo, hi;		/* two sides: the 95% interval of the share difference (pp),
+				 * or of the ratio with --flame-norm none */
 };
 struct vp_flame_layout {
 	const struct vp_flame_src *src;
@@ -172,7 +175,10 @@ void vp_flame_title(const struct vp_flame_layout *L, const struct vp_chart_opts 
 void vp_flame_label(cairo_t *cr, const char *name, double w, char *out, size_t size);
 /* Diagonal hatching and an outline over a box: the mark of one-side frames. */
 void vp_flame_hatch(cairo_t *cr, double x, double y, double w, double h);
-/* ---- flamesvg.c: the SVG's frames as elements, and its script. */
+/* ---- flamesvg.c: one flame graph in one format into b (the SVG's frames
+ * as elements, with its script). */
+int vp_flame_render(const struct vp_flame_layout *L, const struct vp_chart_opts *o, unsigned fmt,
+		    struct vp_membuf *b);
 int vp_flame_svg(const struct vp_flame_layout *L, const struct vp_chart_opts *o, const char *svg,
 		 size_t len, const struct marks *m, char **out, size_t *out_len);
 /* ---- flamejs.c: the SVG's script and style, written for vmprof. */

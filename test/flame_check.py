@@ -157,7 +157,7 @@ def main():
             fail(f"{';'.join(f['path'])}: grey, but its counts {n0} of {N0} and {n1} of {N1} differ, p = {p:.2g}")
         coloured += bool(h)
         grey += not h
-    for w in ("width:", "colour:", "within sampling noise", "only in"):
+    for w in ("width:", "colour:", "within noise", "only in"):
         if w not in words:
             fail(f"the legend does not say {w!r}")
     print(f"# colours: {coloured} frames coloured by the sign of their change, {grey} grey, "
