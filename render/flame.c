@@ -476,26 +476,29 @@ static void heading(struct canvas *c, const struct vp_flame_layout *L,
 		swatch(c, x, 70, L->wside ? &vp_guest_rgb : &vp_host_rgb, 1, buf);
 	}
 
+	/* what is not drawn, and what grey means: two short lines */
 	size_t n = 0;
 	buf[0] = 0;
 	if (L->hidden)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%zu frames only in %s (%.1f%% of it) have no "
-				      "width here; --flame-width %s draws them. ", L->hidden,
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%zu frames only in %s (%.1f%% of it) are "
+				      "not drawn: --flame-width %s draws them.  ", L->hidden,
 				      L->label[!L->wside], 100 * L->hidden_share, L->label[!L->wside]);
 	if (L->omitted && n < sizeof(buf))
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%zu frames narrower than %.1f px (%.2f%% "
-				      "in all) are left out. ", L->omitted, VP_FLAME_MIN_WIDTH,
-				      100 * L->omitted_share);
-	if (L->nsides > 1 && n < sizeof(buf))
-		snprintf(buf + n, sizeof(buf) - n, "Grey: the %.0f%% interval of the %s takes in %s "
-			 "(%s).", 100 * (1 - ALPHA), L->absolute ? "ratio" : "share difference",
-			 L->absolute ? "1" : "0", L->basis == VP_STAT_RUNS ?
-			 "each frame's spread between runs, Welch" : "sampling noise: the binomial "
-			 "variance of each frame's samples");
+		snprintf(buf + n, sizeof(buf) - n, "%zu frames narrower than %.1f px (%.2f%% in all) are "
+			 "left out.", L->omitted, VP_FLAME_MIN_WIDTH, 100 * L->omitted_share);
 	vp_set_rgb(cr, &vp_muted_rgb);
 	vp_font(cr, 10, 0);
 	vp_fit(cr, buf, avail, fit, sizeof(fit));
-	vp_text(c, fit, 16, 92, 0);
+	vp_text(c, fit, 16, 90, 0);
+	if (L->nsides > 1) {
+		snprintf(buf, sizeof(buf), "Grey: the %.0f%% interval of the %s takes in %s (%s).",
+			 100 * (1 - ALPHA), L->absolute ? "ratio" : "share difference",
+			 L->absolute ? "1" : "0", L->basis == VP_STAT_RUNS ?
+			 "the spread between each side's runs, Welch" : "sampling noise: the binomial "
+			 "variance of the frame's samples");
+		vp_fit(cr, buf, avail, fit, sizeof(fit));
+		vp_text(c, fit, 16, 104, 0);
+	}
 }
 
 /* The start of name and an ellipsis, as much as fits width (whole UTF-8

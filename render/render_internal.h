@@ -120,7 +120,7 @@ struct vp_membuf;
  * interactive SVG of flamesvg.c) and its drawing. */
 #define VP_FLAME_ROW 17.0	/* a frame's row: 16 units and a gap */
 #define VP_FLAME_FONT 10.5
-#define VP_FLAME_HEAD 128.0	/* title, what width and colour mean, legend, notes, controls */
+#define VP_FLAME_HEAD 142.0	/* title, what width and colour mean, legend, notes, controls */
 #define VP_FLAME_MIN_WIDTH 0.1	/* narrower frames are left out, with what is above them */
 enum vp_flame_change {
 	VP_CHANGE_NONE = 0,	/* one side: no change to show */

@@ -264,7 +264,7 @@ static void test_absolute_and_runs(void **state)
 	struct vp_flame_src runs = { t, 2, first_run, labels, "cpu-clock", VP_VALUE_PERIOD };
 	o.flame_absolute = 0;
 	doc = draw(&runs, &o, &e);
-	assert_true(has_text(doc, "spread between runs"));
+	assert_true(has_text(doc, "spread between each side's runs"));
 	char *v0 = frame_attr(doc, "grow", "data-v0");
 	assert_string_equal(v0, "2000");	/* the side's runs summed */
 	xmlFree(v0);
