@@ -55,7 +55,8 @@ int vp_stacks_event(const struct vp_stacks *st, const char *name, const struct v
  * frames holds VP_STACKS_MAX_FRAMES + 1; out points into it. */
 void vp_stack_resolve(struct vp_session *session, const struct vp_sample *s,
 		      struct vp_frame *frames, struct vp_stack *out);
-/* One pass over the samples of want (NULL: of every event), in time order. */
+/* One pass over the samples of want (NULL: of every event), in time order,
+ * those the load options' filters keep (filter.h). */
 int vp_stacks_walk(struct vp_stacks *st, const struct vp_evsel *want,
 		   int (*fn)(void *ctx, const struct vp_stack *stack), void *ctx, struct vp_error *err);
 
