@@ -218,6 +218,17 @@ int cmd_chart(int argc, char **argv)
 			goto out;
 		}
 	}
+	int stacks = 0;
+	for (size_t e = 0; e < c->nevents; e++)
+		stacks |= c->events[e].stacks != NULL;
+	/* a flame graph by default where the sides have call stacks */
+	if (!a.kinds_set && stacks)
+		a.co.kinds |= VP_CHART_FLAME;
+	if (a.kinds_set && (a.co.kinds & VP_CHART_FLAME) && !stacks) {
+		vp_cmd_failf("chart", "no call stacks in the comparison for a flame graph: record with "
+			     "-g (a saved CSV keeps none; its XML does)");
+		goto out;
+	}
 	vp_comparison_rank(c, a.cmp.rank_set ? a.cmp.co.rank : c->rank, a.top);
 	a.co.wrote = wrote;
 	if (vp_chart_render(c, &a.co, &err) < 0) {

@@ -153,12 +153,38 @@ static void side_cells(FILE *f, const struct vp_comparison *c, const struct vp_c
 		       const struct vp_cmp_row *r, size_t s)
 {
 	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f", r->samples[s], r->period[s],
-		vp_cmp_share(ev, r, s, c->value));
+		vp_cmp_share(ev, r, s, vp_value_self(c->value)));
+}
+
+/* Side s's inclusive counts, empty cells where the event has none. */
+static void children_cells(FILE *f, const struct vp_comparison *c, const struct vp_cmp_event *ev,
+			   const struct vp_cmp_row *r, size_t s)
+{
+	if (!ev->children) {
+		fputs(",,,", f);
+		return;
+	}
+	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f", r->children_samples[s], r->children_period[s],
+		vp_cmp_share(ev, r, s, vp_value_children(c->value)));
+}
+
+/* The children columns are written when some event has inclusive counts. */
+static int cmp_children(const struct vp_comparison *c)
+{
+	for (size_t e = 0; e < c->nevents; e++)
+		if (c->events[e].children)
+			return 1;
+	return 0;
 }
 
 int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out_opts *o)
 {
-	fputs(c->nsides == 2 ? VP_CSV_CMP_HEADER VP_CSV_CMP_STATS "\r\n" : VP_CSV_CMP_SIDES_HEADER "\r\n", f);
+	int children = cmp_children(c);
+
+	fputs(c->nsides == 2 ? VP_CSV_CMP_HEADER VP_CSV_CMP_STATS : VP_CSV_CMP_SIDES_HEADER, f);
+	if (children)
+		fputs(c->nsides == 2 ? VP_CSV_CMP_CHILDREN : VP_CSV_CMP_SIDES_CHILDREN, f);
+	fputs("\r\n", f);
 	for (size_t e = 0; e < c->nevents; e++) {
 		const struct vp_cmp_event *ev = &c->events[e];
 		if (!wanted(o, ev->name))
@@ -171,6 +197,8 @@ int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out
 				side_cells(f, c, ev, r, 1);
 				ratio_delta(f, c, ev, r, VP_GUEST);
 				stat_cells(f, ev, r, VP_GUEST, 0);
+				for (size_t s = 0; s < 2 && children; s++)
+					children_cells(f, c, ev, r, s);
 				fputs("\r\n", f);
 				continue;
 			}
@@ -182,6 +210,10 @@ int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out
 				side_cells(f, c, ev, r, s);
 				ratio_delta(f, c, ev, r, s);
 				stat_cells(f, ev, r, s, 1);
+				if (children) {
+					children_cells(f, c, ev, r, 0);
+					children_cells(f, c, ev, r, s);
+				}
 				fputs("\r\n", f);
 			}
 		}
@@ -191,7 +223,7 @@ int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out
 
 /* ---- reading ---- */
 
-#define MAX_FIELDS 16
+#define MAX_FIELDS 32
 
 struct reader {
 	const char *path;
@@ -277,7 +309,7 @@ static const char *unguard(const char *s)
 
 static int header_is(struct reader *r, const char *want)
 {
-	char got[256] = "";
+	char got[512] = "";
 	size_t n = 0;
 
 	/* a header longer than got is no header of ours: cut it there */
@@ -380,8 +412,10 @@ static int cmp_row(struct reader *r)
 	/* the statistics' columns are optional (older files), and read
 	 * back from each side's sums again: a CSV keeps no runs */
 	if (r->line == 1) {
-		r->fields = r->nfield == 16 ? 16 : 12;
-		return header_is(r, r->nfield == 16 ? VP_CSV_CMP_HEADER VP_CSV_CMP_STATS : VP_CSV_CMP_HEADER);
+		r->fields = r->nfield == 22 ? 22 : r->nfield == 16 ? 16 : 12;
+		r->children = r->fields == 22;
+		return header_is(r, r->fields == 22 ? VP_CSV_CMP_HEADER VP_CSV_CMP_STATS VP_CSV_CMP_CHILDREN
+				    : r->fields == 16 ? VP_CSV_CMP_HEADER VP_CSV_CMP_STATS : VP_CSV_CMP_HEADER);
 	}
 	if (r->nfield == 1 && !r->field[0][0])
 		return 0;
@@ -424,6 +458,12 @@ static int cmp_row(struct reader *r)
 		e->run_total_samples[s] = ts;
 		e->run_total_period[s] = tp;
 	}
+	/* inclusive counts, cells 16.. (empty: an event without them) */
+	e->children = r->children && *r->field[16];
+	for (int s = 0; s < 2 && e->children; s++)
+		if (parse_u64_cell(r, 16 + 3 * (size_t)s, &row->run_children_samples[s]) < 0 ||
+		    parse_u64_cell(r, 17 + 3 * (size_t)s, &row->run_children_period[s]) < 0)
+			return -EINVAL;
 	return 0;
 }
 

@@ -33,6 +33,14 @@ void vp_out_opts_init(struct vp_out_opts *o);
 	"guest_period,guest_share,ratio,delta"
 /* ... and the statistics after them (a CSV without them is read too) */
 #define VP_CSV_CMP_STATS ",ratio_low,ratio_high,q_value,significant"
+/* ... and with inclusive counts (compare --children, --value children), after
+ * the statistics: per side, two sides as host_/guest_, K > 2 as base_/side_ */
+#define VP_CSV_CMP_CHILDREN                                                                 \
+	",host_children_samples,host_children_period,host_children_share,"                 \
+	"guest_children_samples,guest_children_period,guest_children_share"
+#define VP_CSV_CMP_SIDES_CHILDREN                                                           \
+	",base_children_samples,base_children_period,base_children_share,"                 \
+	"side_children_samples,side_children_period,side_children_share"
 /* K > 2 sides: one line per row and side after the baseline (side: its label). */
 #define VP_CSV_CMP_SIDES_HEADER                                                             \
 	"event,symbol,dso,domain,side,base_samples,base_period,base_share,side_samples,"   \

@@ -254,7 +254,12 @@ static int flame(struct run *R, const struct vp_flame_src *src, size_t other, co
 	struct vp_flame_layout L;
 	int r;
 
-	if ((r = vp_flame_layout(src, other, o, &L, R->err)) < 0)
+	if ((r = vp_flame_layout(src, other, o, &L, R->err)) == -ENODATA && src->nsides > 1) {
+		/* an event one side did not record: its other charts say so */
+		vp_warn("no flame graph of %s", R->err->msg);
+		return 0;
+	}
+	if (r < 0)
 		return r;
 	for (size_t f = 0; f < sizeof(fmts) / sizeof(*fmts) && r >= 0; f++) {
 		struct vp_membuf b = { 0 };
@@ -305,6 +310,17 @@ int vp_chart_render(const struct vp_comparison *cmp, const struct vp_chart_opts 
 				vp_marks_free(&m);
 				r = emit(&R, e->name, kinds[k].name, f, &b, r);
 			}
+		}
+		if ((o->kinds & VP_CHART_FLAME) && e->stacks && r >= 0) {
+			/* the baseline against the second side, or against the side
+			 * --flame-width names */
+			size_t other = 1;
+			for (size_t s = 2; o->flame_width && s < cmp->nsides; s++)
+				if (!strcmp(o->flame_width, cmp->label[s]))
+					other = s;
+			struct vp_flame_src src = { e->stacks, cmp->nsides, cmp->first_run, cmp->label,
+						    e->name, vp_value_self(cmp->value) };
+			r = flame(&R, &src, other, "flame");
 		}
 	}
 	return run_end(&R, r);

@@ -38,7 +38,8 @@ int vp_chart_formats_parse(const char *s, unsigned *mask);
 int vp_chart_kinds_parse(const char *s, unsigned *mask);
 
 /* Draw every event of c (its rows as ranked and cut: nrows of each event) into
- * o->outdir as EVENT-bar.FMT and EVENT-circle.FMT, each file written atomically. */
+ * o->outdir as EVENT-bar.FMT and EVENT-circle.FMT, and EVENT-flame.FMT for
+ * events with call stacks, each file written atomically. */
 int vp_chart_render(const struct vp_comparison *c, const struct vp_chart_opts *o,
 		    struct vp_error *err);
 

@@ -246,7 +246,7 @@ int vp_flame_layout(const struct vp_flame_src *src, size_t other, const struct v
 	L->plot_x = 10;
 	L->plot_w = L->width - 20;
 	if (val(L, 0, L->wside) == 0)
-		return vp_errorf(err, -EINVAL, "%s: no samples with call stacks on the %s side",
+		return vp_errorf(err, -ENODATA, "%s: no samples with call stacks on the %s side",
 				 src->event, L->label[L->wside]);
 	if ((r = place(L, 0, L->plot_x, 0)) < 0 || (L->nsides > 1 && (r = judge(L, ALPHA)) < 0)) {
 		vp_flame_layout_free(L);

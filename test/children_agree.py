@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Compare vmprof report --children's inclusive shares with perf report's.
 
-Usage: children_agree.py PERF_OUT VMPROF_CSV [EVENT]
+Usage: children_agree.py PERF_OUT VMPROF_CSV [EVENT] [--compare host|guest]
 
 PERF_OUT: `perf report --stdio --children -g none --sort sym -t $'\\x1f'`
 (columns Children, Self, "[d] symbol"; one event, or several with their
 "# Samples: ... of event 'E'" headings). VMPROF_CSV: `vmprof report
---children --format csv` (all rows: --top 0).
+--children --format csv` (all rows: --top 0), or with --compare SIDE `vmprof
+compare --children --format csv --top 0` of two sides, that side's columns
+(the other side's rows, 0 on this one, are not this side's).
 
 perf prints percentages with two decimals, computed as 100.0 * period /
 total (a C double); vmprof's exact integers give the same double, so each
@@ -54,22 +56,25 @@ def parse_perf(path):
     return rows
 
 
-def parse_vmprof(path):
+def parse_vmprof(path, side=None):
     import csv
     rows, totals = defaultdict(list), defaultdict(int)
     with open(path, newline="", encoding="utf-8") as f:
-        r = csv.reader(f)
-        head = next(r)
-        want = ["event", "symbol", "dso", "domain", "samples", "period", "share",
-                "children_samples", "children_period", "children_share"]
-        if head != want:
-            raise SystemExit(f"{path}: header {head}, want {want}")
+        r = csv.DictReader(f)
+        p = f"{side}_" if side else ""
+        want = ["event", "symbol", "dso", "domain", p + "samples", p + "period", p + "share",
+                p + "children_samples", p + "children_period", p + "children_share"]
+        if any(c not in r.fieldnames for c in want):
+            raise SystemExit(f"{path}: header {r.fieldnames} lacks some of {want}")
         raw = []
-        for rec in r:
+        for d in r:
+            rec = [d[c] for c in want]
             ev, sym, dso, dom = rec[0], rec[1], rec[2], rec[3]
             period, cperiod = int(rec[5]), int(rec[8])
             if cperiod < period or int(rec[7]) < int(rec[4]):
                 raise SystemExit(f"{path}: children below self in {rec}")
+            if side and not cperiod:
+                continue  # the other side's row
             totals[ev] += period
             raw.append((ev, sym, dso, dom, period, cperiod))
     for ev, sym, dso, dom, period, cperiod in raw:
@@ -79,9 +84,14 @@ def parse_vmprof(path):
 
 
 def main():
-    perf = parse_perf(sys.argv[1])
-    ours = parse_vmprof(sys.argv[2])
-    only = sys.argv[3] if len(sys.argv) > 3 else None
+    side = None
+    args = sys.argv[1:]
+    if "--compare" in args:
+        side = args[args.index("--compare") + 1]
+        args = [a for a in args if a not in ("--compare", side)]
+    perf = parse_perf(args[0])
+    ours = parse_vmprof(args[1], side)
+    only = args[2] if len(args) > 2 else None
     if only:
         perf = {k: v for k, v in perf.items() if k[0] == only or k[0] is None}
         ours = {k: v for k, v in ours.items() if k[0] == only}

@@ -255,6 +255,36 @@ enum vp_value vp_value_children(enum vp_value v)
 	return vp_value_self(v) == VP_VALUE_SAMPLES ? VP_VALUE_CHILDREN_SAMPLES : VP_VALUE_CHILDREN;
 }
 
+static const char *const value_words[] = {
+	[VP_VALUE_PERIOD] = "period", [VP_VALUE_SAMPLES] = "samples",
+	[VP_VALUE_CHILDREN] = "children", [VP_VALUE_CHILDREN_SAMPLES] = "children-samples",
+};
+
+const char *vp_value_word(enum vp_value v)
+{
+	return (unsigned)v < sizeof(value_words) / sizeof(*value_words) ? value_words[v] : "period";
+}
+
+int vp_value_parse(const char *word, enum vp_value *v)
+{
+	for (size_t i = 0; i < sizeof(value_words) / sizeof(*value_words); i++)
+		if (!strcmp(word, value_words[i])) {
+			*v = (enum vp_value)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *vp_value_label(enum vp_value v)
+{
+	switch (v) {
+	case VP_VALUE_SAMPLES: return "samples";
+	case VP_VALUE_CHILDREN: return "children period";
+	case VP_VALUE_CHILDREN_SAMPLES: return "children samples";
+	default: return "period";
+	}
+}
+
 int vp_row_cmp_key(const struct vp_row *a, const struct vp_row *b, unsigned key)
 {
 	int c = 0;

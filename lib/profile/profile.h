@@ -78,6 +78,7 @@ struct vp_event_table {
 	uint64_t total_period;
 	uint64_t lost_samples;
 	int children;		/* rows carry inclusive counts (loaded with children) */
+	int callchains;		/* recorded with callchains (-g): stacks hold call paths */
 	struct vp_stack_tree *stacks;	/* the event's call stacks, when loaded with them; owned */
 	struct vp_row *rows;
 	size_t nrows, cap;
@@ -151,6 +152,12 @@ double vp_row_share(const struct vp_event_table *t, const struct vp_row *r, enum
  * inclusive one: --value samples with --children shares children samples. */
 enum vp_value vp_value_self(enum vp_value v);
 enum vp_value vp_value_children(enum vp_value v);
+/* "period", "samples", "children period", "children samples". */
+const char *vp_value_label(enum vp_value v);
+/* The words of --value and the saved comparison: "period", "samples",
+ * "children", "children-samples"; -1 for another word. */
+const char *vp_value_word(enum vp_value v);
+int vp_value_parse(const char *word, enum vp_value *v);
 uint64_t vp_row_value(const struct vp_row *r, enum vp_value by);
 
 /* The letter perf prints for a domain, and the domain for a sample's cpumode

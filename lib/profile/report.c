@@ -107,6 +107,7 @@ static struct vp_event_table *table_make(struct loader *l, const struct vp_evsel
 			struct vp_event_table *t = vp_profile_table(l->prof, name, key);
 			if (t) {
 				t->children = l->o->children && !(has_field && l->o->group_by);
+				t->callchains = (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
 				if ((l->o->children || l->o->stacks) &&
 				    !(ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
 					vp_warn("'%s': '%s' was recorded without callchains (-g): %s",
@@ -265,10 +266,21 @@ static int same_key(const struct vp_row *a, const struct vp_row *b, unsigned key
 	       (!(key & VP_KEY_COMM) || a->comm == b->comm) && (!(key & VP_KEY_PID) || a->pid == b->pid);
 }
 
+/* The same under a comparison's join key, whose objects are short names. */
+static int same_join_key(const struct vp_row *a, const struct vp_row *b, unsigned key)
+{
+	return (!(key & VP_KEY_SYM) || a->symbol == b->symbol) &&
+	       (!(key & VP_KEY_DSO) || a->dso == b->dso ||
+		(a->dso && b->dso && !strcmp(vp_dso_short_name(a->dso), vp_dso_short_name(b->dso)))) &&
+	       (!(key & VP_KEY_DOMAIN) || a->domain == b->domain);
+}
+
 /* Inclusive counts, as perf's hist_entry_iter for --children: the sampled
  * address's row (self) and the row of every callchain address, each row once
  * per sample however often it recurs (perf's "already seen in this
- * callchain" check); every such row gains the sample and its period. */
+ * callchain" check); every such row gains the sample and its period. With a
+ * comparison's join key (children_key), once per sample per key of that
+ * join, on the first row of it: the join's sums are then exact. */
 static int add_children(struct loader *l, struct vp_event_table *t, const struct vp_stack *st,
 			const struct vp_row *self)
 {
@@ -282,7 +294,8 @@ static int add_children(struct loader *l, struct vp_event_table *t, const struct
 		const struct vp_resolved *r = &st->frames[i].r;
 		struct vp_row k = { r->symbol, r->dso, self->comm, self->pid, r->domain };
 		size_t j = 0;
-		while (j < nseen && !same_key(&seen[j], &k, t->key))
+		while (j < nseen && !(l->o->children_key ? same_join_key(&seen[j], &k, l->o->children_key)
+							    : same_key(&seen[j], &k, t->key)))
 			j++;
 		if (j == nseen)
 			seen[nseen++] = k;

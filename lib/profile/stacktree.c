@@ -251,3 +251,18 @@ void vp_stack_tree_value_set(struct vp_stack_tree *t, size_t i, size_t side,
 	if (i < t->n && side < t->nsides)
 		t->vals[i * t->nsides + side] = *v;
 }
+
+void vp_stack_tree_fill_self(struct vp_stack_tree *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		for (size_t s = 0; s < t->nsides; s++) {
+			struct vp_stack_value *v = &t->vals[i * t->nsides + s];
+			uint64_t cs = 0, cp = 0;
+			for (uint32_t c = t->nodes[i].child; c; c = t->nodes[c].next) {
+				cs += t->vals[(size_t)c * t->nsides + s].samples;
+				cp += t->vals[(size_t)c * t->nsides + s].period;
+			}
+			v->self_samples = v->samples > cs ? v->samples - cs : 0;
+			v->self_period = v->period > cp ? v->period - cp : 0;
+		}
+}

@@ -73,6 +73,9 @@ int vp_stack_tree_child(struct vp_stack_tree *t, size_t parent, const char *name
 			char domain);
 void vp_stack_tree_value_set(struct vp_stack_tree *t, size_t i, size_t side,
 			     const struct vp_stack_value *v);
+/* Each node's self values: its inclusive ones less its children's (for a
+ * tree read from inclusive values alone). */
+void vp_stack_tree_fill_self(struct vp_stack_tree *t);
 
 /* Deepest path a tree holds: the command, the kernel's longest callchain
  * vp_stacks keeps and the sampled address added at the leaf. */

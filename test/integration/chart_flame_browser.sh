@@ -5,18 +5,14 @@
 # beside it hide) and Escape resets; a search highlights exactly the frames
 # whose names match and reports their total, which equals the sum of the
 # folded stacks (perf script, test/fold_perf_script.py) holding a match.
-# Names from the file that are markup and script (a JIT's perf map) stay
-# text: nothing runs. Screenshots go to $BUILD/screenshots/ for a person.
+# The same for a differential flame graph (two recordings). Names from the
+# file that are markup and script (a JIT's perf map) stay text: nothing
+# runs. Screenshots go to $BUILD/screenshots/ for a person.
 source "$(dirname "$0")/../lib.sh"
 need_perf
 export HOME=$WORK
 cd "$WORK"
-# Debian's python3-selenium lives with the system interpreter: use one that has it
-PY=python3
-if ! $PY -c 'import selenium' 2>/dev/null && [ -x /usr/bin/python3 ]; then
-	PY=/usr/bin/python3
-fi
-$PY -c 'import selenium' 2>/dev/null || skip "python3-selenium is not installed (scripts/deps.sh installs it)"
+PY=$(py_with selenium) || skip "python3-selenium is not installed (scripts/deps.sh installs it)"
 command -v chromium >/dev/null || skip "chromium is not installed (scripts/deps.sh installs it)"
 command -v chromedriver >/dev/null || skip "chromedriver is not installed (package chromium-driver)"
 mkdir -p "$BUILD/screenshots"
@@ -37,6 +33,19 @@ $PY "$TOP/test/flame_browser.py" charts/cpu-clock-flame.svg "$WORK/browser" --cl
 cat out.txt
 [ $rc -eq 77 ] && skip "$(tail -1 out.txt)"
 [ $rc -eq 0 ] || fail "the flame graph does not work in the browser"
+
+# a differential flame graph: the guest's widths, searched and zoomed the same way
+perf record -q -g -o guest.data -e cpu-clock -F 2000 -- ./recurse 60000000 1 3 1 2 >/dev/null 2>&1
+perf script -i guest.data -F comm,period,event,ip,sym,dso > gps.txt 2>/dev/null || fail "perf script guest"
+FOLD_VALUE=period python3 "$TOP/test/fold_perf_script.py" gps.txt > guest.folded || fail "oracle failed"
+gtotal=$(awk '{ n = $NF; $NF = ""; k = split($0, f, ";"); hit = 0
+	for (i = 2; i <= k; i++) if (f[i] ~ /pong/) hit = 1
+	if (hit) s += n } END { print s + 0 }' guest.folded)
+"$VMPROF" chart --kind flame --format svg -o diff rec.data guest.data 2>/dev/null || fail "chart --kind flame HOST GUEST"
+grep -q 'data-change="up"' diff/cpu-clock-flame.svg || fail "no frame grew (vacuous)"
+$PY "$TOP/test/flame_browser.py" diff/cpu-clock-flame.svg "$WORK/browser3" --click ping \
+	--search pong "$gtotal" --screenshot "$BUILD/screenshots/flame-diff.png" ||
+	fail "the differential flame graph does not work in the browser"
 
 # hostile names from a JIT's perf map
 gcc -O1 -g -fno-omit-frame-pointer -o hostile "$TOP/test/workloads/hostile_names.c"
