@@ -396,6 +396,18 @@ int vp_profile_read_csv(const char *path, const char *data, size_t len, struct v
 		vp_profile_free(p);
 		return r.rc;
 	}
+	/* A CSV holds no totals: its rows' sums stand in, raised to the largest
+	 * inclusive count where rows were left out (each sample counts once per
+	 * row, so no row's exceeds the total). */
+	for (size_t e = 0; e < p->ntables; e++) {
+		struct vp_event_table *t = p->tables[e];
+		for (size_t i = 0; i < t->nrows && t->children; i++) {
+			if (t->rows[i].children_samples > t->total_samples)
+				t->total_samples = t->rows[i].children_samples;
+			if (t->rows[i].children_period > t->total_period)
+				t->total_period = t->rows[i].children_period;
+		}
+	}
 	p->meta.source = vp_profile_intern(p, path);
 	*out = p;
 	return 0;

@@ -115,5 +115,6 @@ echo "                              NAME.run-2.data, ... (perf report -i reads t
 echo "  host/*.out, guest/*.out     what each workload printed, run after run (appio: its bytes per function)"
 echo "  *.txt, *.cmp.xml            the comparisons (tables above; full comparison for vmprof chart)"
 echo "  tables/                     the I/O tables in bytes (report --weight ret), one per run"
-echo "  charts/<workload>/          bar and circle charts, SVG and PNG"
+echo "  charts/<workload>/          bar and circle charts, SVG and PNG; matmul (recorded with -g)"
+echo "                              also a differential flame graph: open cpu-clock-flame.svg in a browser"
 say "finished in $(( $(date +%s) - t0 ))s"
