@@ -38,6 +38,19 @@ static const char *const change_names[] = {
 	[VP_CHANGE_DOWN] = "down", [VP_CHANGE_ONLY0] = "only0", [VP_CHANGE_ONLY1] = "only1",
 };
 
+/* A frame's rectangle of class cls (the script moves every one of a frame). */
+static xmlNodePtr box(xmlNodePtr g, const char *cls, const struct vp_flame_frame *f, double y, double h)
+{
+	xmlNodePtr r = xmlNewChild(g, g->ns, BAD_CAST "rect", NULL);
+
+	xmlSetProp(r, BAD_CAST "class", BAD_CAST cls);
+	vp_svg_num(r, "x", f->x);
+	vp_svg_num(r, "y", y);
+	vp_svg_num(r, "width", f->w);
+	vp_svg_num(r, "height", h);
+	return r;
+}
+
 static int frame(xmlNodePtr parent, const struct vp_flame_layout *L, const struct vp_flame_frame *f,
 		 cairo_t *cr)
 {
@@ -63,21 +76,10 @@ static int frame(xmlNodePtr parent, const struct vp_flame_layout *L, const struc
 	xmlSetProp(g, BAD_CAST "data-change", BAD_CAST change_names[f->change]);
 	vp_svg_text_child(g, "title", tip);
 	free(tip);
-	r = xmlNewChild(g, ns, BAD_CAST "rect", NULL);
-	xmlSetProp(r, BAD_CAST "class", BAD_CAST "vp-box");
-	vp_svg_num(r, "x", f->x);
-	vp_svg_num(r, "y", y);
-	vp_svg_num(r, "width", f->w);
-	vp_svg_num(r, "height", h);
+	r = box(g, "vp-box", f, y, h);
 	colour(r, "fill", vp_flame_rgb(L, f));
-	if (f->change == VP_CHANGE_ONLY0 || f->change == VP_CHANGE_ONLY1) {
-		r = xmlNewChild(g, ns, BAD_CAST "rect", NULL);
-		xmlSetProp(r, BAD_CAST "class", BAD_CAST "vp-hatch");
-		vp_svg_num(r, "x", f->x);
-		vp_svg_num(r, "y", y);
-		vp_svg_num(r, "width", f->w);
-		vp_svg_num(r, "height", h);
-	}
+	if (f->change == VP_CHANGE_ONLY0 || f->change == VP_CHANGE_ONLY1)
+		box(g, "vp-hatch", f, y, h);
 	/* the label a viewer without scripts shows; the script refits it */
 	vp_flame_label(cr, vp_flame_name(L, f->node), f->w, label, sizeof(label));
 	xmlNodePtr t = xmlNewChild(g, ns, BAD_CAST "text", NULL);

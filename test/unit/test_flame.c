@@ -19,6 +19,7 @@
 #include <libxml/xpathInternals.h>
 
 #include "render/render_internal.h"
+#include "fixtures.h"
 
 #define HOSTILE "</script><script>alert(1)</script><![CDATA[ ]]>&amp \"'"
 
@@ -28,28 +29,16 @@ struct fx {
 	xmlDocPtr doc;
 };
 
-/* Add samples (period 10 each) of "comm;a;b" to column col. */
-static void add(struct vp_stack_tree *t, size_t col, const char *spec, uint64_t samples)
-{
-	struct vp_strpool *pool = vp_stack_tree_pool(t);
-	struct vp_stack_step steps[16];
-	const char *comm = NULL;
-	char buf[512];
-	size_t n = 0;
-
-	snprintf(buf, sizeof(buf), "%s", spec);
-	for (char *save = NULL, *s = strtok_r(buf, ";", &save); s; s = strtok_r(NULL, ";", &save)) {
-		if (!comm)
-			comm = vp_strpool_intern(pool, s);
-		else
-			steps[n++] = (struct vp_stack_step){ vp_strpool_intern(pool, s), NULL, '.' };
-	}
-	assert_int_equal(vp_stack_tree_add(t, col, comm, steps, n, samples, 10 * samples), 0);
-}
 
 /* host (column 0) and guest (column 1): grow 100 -> 400, shrink 400 -> 100,
  * same 300 -> 300, only_guest 0 -> 200, only_host 200 -> 0, and a hostile
  * name 50 -> 50. Totals 1050 and 1050. */
+/* samples of "comm;a;b" in column col, period 10 each */
+static void add(struct vp_stack_tree *t, size_t col, const char *spec, uint64_t samples)
+{
+	vp_test_stack_add(t, col, spec, samples, 10 * samples);
+}
+
 static struct vp_stack_tree *two_sides(struct vp_strpool *pool, size_t runs_per_side)
 {
 	struct vp_stack_tree *t = vp_stack_tree_new(2 * runs_per_side, pool);

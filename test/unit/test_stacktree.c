@@ -13,30 +13,12 @@
 #include "converters/formats.h"
 #include "lib/profile/report.h"
 #include "lib/profile/stacktree.h"
+#include "fixtures.h"
 
 #ifndef VP_SRCDIR
 #define VP_SRCDIR "."
 #endif
 
-/* Add "comm;a;b" (frames outermost first) to side of t. */
-static int add(struct vp_stack_tree *t, size_t side, const char *spec, uint64_t samples,
-	       uint64_t period)
-{
-	struct vp_strpool *pool = vp_stack_tree_pool(t);
-	struct vp_stack_step steps[16];
-	const char *comm = NULL;
-	char buf[256];
-	size_t n = 0;
-
-	snprintf(buf, sizeof(buf), "%s", spec);
-	for (char *save = NULL, *s = strtok_r(buf, ";", &save); s; s = strtok_r(NULL, ";", &save)) {
-		if (!comm)
-			comm = vp_strpool_intern(pool, s);
-		else
-			steps[n++] = (struct vp_stack_step){ vp_strpool_intern(pool, s), NULL, '.' };
-	}
-	return vp_stack_tree_add(t, side, comm, steps, n, samples, period);
-}
 
 static int find(const struct vp_stack_tree *t, size_t parent, const char *name)
 {
@@ -52,10 +34,10 @@ static void test_values_inclusive_and_self(void **state)
 	struct vp_strpool *pool = vp_strpool_new();
 	struct vp_stack_tree *t = vp_stack_tree_new(1, pool);
 
-	assert_int_equal(add(t, 0, "prog;main;f;g", 1, 10), 0);
-	assert_int_equal(add(t, 0, "prog;main;f", 2, 20), 0);
+	vp_test_stack_add(t, 0, "prog;main;f;g", 1, 10);
+	vp_test_stack_add(t, 0, "prog;main;f", 2, 20);
 	/* recursion is depth, not a second count: f under f is its own node */
-	assert_int_equal(add(t, 0, "prog;main;f;f", 4, 40), 0);
+	vp_test_stack_add(t, 0, "prog;main;f;f", 4, 40);
 	int c = find(t, 0, "prog"), m = find(t, (size_t)c, "main"), f = find(t, (size_t)m, "f");
 	int g = find(t, (size_t)f, "g"), ff = find(t, (size_t)f, "f");
 	assert_true(c > 0 && m > 0 && f > 0 && g > 0 && ff > 0);
@@ -78,10 +60,10 @@ static void test_merge_two_sides_and_sort(void **state)
 	struct vp_stack_tree *a = vp_stack_tree_new(1, pa), *b = vp_stack_tree_new(1, pb);
 	struct vp_stack_tree *m = vp_stack_tree_new(2, pc);
 
-	add(a, 0, "p;main;zeta", 3, 3);
-	add(a, 0, "p;main;alpha", 1, 1);
-	add(b, 0, "p;main;alpha", 5, 50);
-	add(b, 0, "p;main;only_b", 2, 20);
+	vp_test_stack_add(a, 0, "p;main;zeta", 3, 3);
+	vp_test_stack_add(a, 0, "p;main;alpha", 1, 1);
+	vp_test_stack_add(b, 0, "p;main;alpha", 5, 50);
+	vp_test_stack_add(b, 0, "p;main;only_b", 2, 20);
 	assert_int_equal(vp_stack_tree_merge(m, 0, a, 0), 0);
 	assert_int_equal(vp_stack_tree_merge(m, 1, b, 0), 0);
 	vp_stack_tree_sort(m);
