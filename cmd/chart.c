@@ -1,4 +1,5 @@
-/* vmprof chart: bar and circle charts of a comparison. */
+/* vmprof chart: bar, circle and flame charts of a comparison, and the flame
+ * graph of one profile. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,16 +13,18 @@
 #include "lib/compare/compare.h"
 #include "render/chart.h"
 
-enum { OPT_FORMAT = VP_OPT_CMD, OPT_SIZE, OPT_DPI, OPT_SCALE, OPT_KIND };
+enum { OPT_FORMAT = VP_OPT_CMD, OPT_SIZE, OPT_DPI, OPT_SCALE, OPT_KIND, OPT_FLAME_NORM };
 
 struct chart_args {
 	struct vp_chart_opts co;
 	struct vp_cmp_args cmp;	/* with HOST GUEST, the comparison as compare builds it */
 	size_t top;
+	int kinds_set;
 };
 
 static const char *const usage[] = { "[options]", "[options] COMPARISON.xml|.csv",
-				     "[options] HOST GUEST", "[options] SIDE SIDE [SIDE...]", NULL };
+				     "[options] HOST GUEST", "[options] SIDE SIDE [SIDE...]",
+				     "[options] --kind flame FILE.data", NULL };
 
 static const struct vp_opt opts[] = {
 	{ "top", 'n', "N", "functions per chart (default 10)", 'n' },
@@ -31,8 +34,14 @@ static const struct vp_opt opts[] = {
 	VP_OPT_STRING("output", 'o', "DIR", "write the charts here (default charts/)",
 		      struct chart_args, co.outdir),
 	{ "format", 0, "LIST", "any of svg,png,pdf,eps (default svg,png)", OPT_FORMAT },
-	{ "kind", 0, "LIST", "any of bar,circle,waterfall (default all; the waterfall when both "
-	  "recordings say where the time went)", OPT_KIND },
+	{ "kind", 0, "LIST", "any of bar,circle,waterfall,flame (default bar,circle, the waterfall when "
+	  "both recordings say where the time went, flame when the inputs have call stacks; "
+	  "FILE.data alone: flame)", OPT_KIND },
+	VP_OPT_STRING("flame-width", 0, "SIDE", "flame graph: whose inclusive values are the widths: "
+		      "host, guest or a side label (default: the non-baseline side)", struct chart_args,
+		      co.flame_width),
+	{ "flame-norm", 0, "HOW", "flame graph: 'total' (default: each side as shares of its own "
+	  "total) or 'none' (raw values)", OPT_FLAME_NORM },
 	{ "size", 0, "WxH", "chart size in pixels (default 1000 wide, height from the rows)", OPT_SIZE },
 	{ "dpi", 0, "N", "PNG resolution (default 96: one pixel per unit)", OPT_DPI },
 	{ "scale", 0, "HOW", "bar axis: auto (default: log when values span > 100x), linear, log",
@@ -44,7 +53,9 @@ static const struct vp_opt opts[] = {
 static const struct vp_cmd_info info = {
 	"chart", usage,
 	"Draw a comparison as charts: per event, a bar chart of the top functions with a\n"
-	"host and a guest bar each, and a circle chart of two donuts. With no file, the\n"
+	"host and a guest bar each, a circle chart of two donuts and, when the inputs have\n"
+	"call stacks, a differential flame graph (EVENT-flame.svg, interactive). One\n"
+	"perf.data FILE alone draws its plain flame graph. With no file, the\n"
 	"comparison the last 'vmprof compare' saved here (vmprof.cmp.xml); with one file,\n"
 	"a saved comparison; with two or more, compare them first as vmprof compare does\n"
 	"(any sides and options compare takes: --key, --value and the symbol sources shape\n"
@@ -74,21 +85,15 @@ static int on_opt(int id, const char *arg, void *ctx)
 			return vp_usage_error(&info, "--format is a list of svg, png, pdf, eps, not '%s'", arg);
 		break;
 	case OPT_KIND:
-		a->co.kinds = 0;
-		for (const char *k = arg; *k; k += strcspn(k, ",") + (k[strcspn(k, ",")] == ',')) {
-			size_t len = strcspn(k, ",");
-			if (len == 3 && !strncmp(k, "bar", 3))
-				a->co.kinds |= VP_CHART_BAR;
-			else if (len == 6 && !strncmp(k, "circle", 6))
-				a->co.kinds |= VP_CHART_CIRCLE;
-			else if (len == 9 && !strncmp(k, "waterfall", 9))
-				a->co.kinds |= VP_CHART_WATERFALL;
-			else
-				return vp_usage_error(&info, "--kind is a list of bar, circle, waterfall, not '%s'",
-						      arg);
-		}
-		if (!a->co.kinds)
-			return vp_usage_error(&info, "--kind is a list of bar, circle, waterfall, not '%s'", arg);
+		if (vp_chart_kinds_parse(arg, &a->co.kinds) < 0)
+			return vp_usage_error(&info, "--kind is a list of bar, circle, waterfall, flame, not '%s'",
+					      arg);
+		a->kinds_set = 1;
+		break;
+	case OPT_FLAME_NORM:
+		if (strcmp(arg, "total") && strcmp(arg, "none"))
+			return vp_usage_error(&info, "--flame-norm is 'total' or 'none', not '%s'", arg);
+		a->co.flame_absolute = !strcmp(arg, "none");
 		break;
 	case OPT_SIZE:
 		if (sscanf(arg, "%dx%d%c", &w, &h, &extra) != 2 || w < 200 || h < 0 || w > 20000 || h > 20000)
@@ -121,6 +126,41 @@ static void wrote(const char *path, void *ctx)
 	fprintf(stderr, "vmprof chart: wrote %s\n", path);
 }
 
+/* One input that is no saved comparison: its flame graphs. */
+static int profile_flame(struct chart_args *a, const char *path)
+{
+	struct vp_profile *p = NULL;
+	struct vp_error err = { 0 };
+	int status = 1;
+
+	if (a->kinds_set && a->co.kinds != VP_CHART_FLAME)
+		return vp_usage_error(&info, "one profile makes a flame graph (--kind flame); bar and "
+				      "circle charts compare two: give HOST GUEST"), 2;
+	a->cmp.lo.events = a->cmp.events;
+	a->cmp.lo.stacks = 1;
+	if (vp_load_profile(path, &a->cmp.lo, &p, &err) < 0)
+		return vp_cmd_fail("chart", &err);
+	vp_profile_keep_events(p, a->cmp.events);
+	size_t with = 0;
+	for (size_t e = 0; e < p->ntables; e++)
+		with += p->tables[e]->stacks && p->tables[e]->total_samples;
+	if (!with) {
+		vp_cmd_failf("chart", "'%s': no call stacks to draw (a perf.data file with samples; "
+			     "record with -g for more than the sampled function)", path);
+		goto out;
+	}
+	a->co.value = vp_value_self(a->cmp.co.value);
+	a->co.wrote = wrote;
+	if (vp_chart_render_profile(p, &a->co, &err) < 0) {
+		vp_cmd_fail("chart", &err);
+		goto out;
+	}
+	status = 0;
+out:
+	vp_profile_free(p);
+	return status;
+}
+
 int cmd_chart(int argc, char **argv)
 {
 	struct chart_args a = { .top = 10 };
@@ -138,6 +178,15 @@ int cmd_chart(int argc, char **argv)
 	if (vp_cmp_args_check(&info, &a.cmp, (size_t)(argc - i)) < 0) {
 		vp_cmp_args_free(&a.cmp);
 		return 2;
+	}
+	enum vp_input_kind kind = VP_IN_UNKNOWN;
+	if (argc - i == 1 && vp_input_sniff(argv[i], &kind, &err) < 0) {
+		vp_cmd_fail("chart", &err);
+		goto out;
+	}
+	if (argc - i == 1 && kind != VP_IN_CMP_XML && kind != VP_IN_CMP_CSV) {
+		status = profile_flame(&a, argv[i]);
+		goto out;
 	}
 	if (argc - i >= 2) {
 		a.cmp.co.top = 0;
@@ -170,6 +219,17 @@ int cmd_chart(int argc, char **argv)
 			vp_cmd_failf("chart", "the comparison has no events");
 			goto out;
 		}
+	}
+	int stacks = 0;
+	for (size_t e = 0; e < c->nevents; e++)
+		stacks |= c->events[e].stacks != NULL;
+	/* a flame graph by default where the sides have call stacks */
+	if (!a.kinds_set && stacks)
+		a.co.kinds |= VP_CHART_FLAME;
+	if (a.kinds_set && (a.co.kinds & VP_CHART_FLAME) && !stacks) {
+		vp_cmd_failf("chart", "no call stacks in the comparison for a flame graph: record with "
+			     "-g (a saved CSV keeps none; its XML does)");
+		goto out;
 	}
 	vp_comparison_rank(c, a.cmp.rank_set ? a.cmp.co.rank : c->rank, a.top);
 	a.co.wrote = wrote;

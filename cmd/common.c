@@ -122,8 +122,12 @@ int vp_cmp_args_opt(const struct vp_cmd_info *info, int id, const char *arg, str
 		a->rank_set = 1;
 		return 1;
 	case OPT_CMP_VALUE:
-		if (vp_parse_value(arg, &a->co.value) < 0)
-			return vp_usage_error(info, "--value is 'period' or 'samples', not '%s'", arg);
+		if (vp_value_parse(arg, &a->co.value) < 0)
+			return vp_usage_error(info, "--value is 'period', 'samples', 'children' or "
+					      "'children-samples', not '%s'", arg);
+		return 1;
+	case OPT_CMP_CHILDREN:
+		a->children = 1;
 		return 1;
 	case OPT_CMP_ALPHA:
 		if (vp_parse_double(arg, &a->co.alpha) < 0 || !(a->co.alpha > 0 && a->co.alpha < 0.5))
@@ -173,6 +177,12 @@ int vp_cmp_args_build(struct vp_cmp_args *a, char *const *args, size_t n, struct
 	a->co.events = a->events;
 	a->co.label = a->labels;
 	a->lo.events = a->events;
+	/* the call stacks always (a flame graph of the comparison when the
+	 * inputs have callchains); inclusive counts when asked, counted once
+	 * per sample per key of the join */
+	a->lo.stacks = 1;
+	a->lo.children = a->children || VP_VALUE_IS_CHILDREN(a->co.value);
+	a->lo.children_key = a->co.key ? a->co.key : VP_KEY_SYM;
 	for (; parsed < n && r == 0; parsed++) {
 		struct vp_load_opts lo = a->lo;
 		if (parsed < a->nside_time)
@@ -334,12 +344,11 @@ int vp_split_csv(const char *cmd, const struct vp_profile *p, struct vp_out_opts
 
 int vp_parse_value(const char *arg, enum vp_value *v)
 {
-	if (!strcmp(arg, "period"))
-		*v = VP_VALUE_PERIOD;
-	else if (!strcmp(arg, "samples"))
-		*v = VP_VALUE_SAMPLES;
-	else
+	enum vp_value x;
+
+	if (vp_value_parse(arg, &x) < 0 || VP_VALUE_IS_CHILDREN(x))
 		return -1;
+	*v = x;
 	return 0;
 }
 

@@ -38,7 +38,7 @@ int vp_load_opt(const struct vp_cmd_info *info, int id, const char *arg, struct 
  * off), and what shapes a comparison (below). */
 enum {
 	OPT_CSV_SAFE = VP_OPT_SHARED, OPT_CSV_UNSAFE, OPT_CMP_VALUE, OPT_CMP_LABELS, OPT_CMP_ALPHA,
-	OPT_LOAD_PID, OPT_LOAD_TID, OPT_LOAD_COMM, OPT_LOAD_TIME,
+	OPT_LOAD_PID, OPT_LOAD_TID, OPT_LOAD_COMM, OPT_LOAD_TIME, OPT_CMP_CHILDREN,
 };
 #define VP_CSV_SAFE_OPTIONS                                                                 \
 	{ "csv-safe", 0, NULL, "prefix ' to CSV cells starting with = + - @ (the default)",      \
@@ -62,6 +62,7 @@ struct vp_cmp_args {
 	const char **labels;			/* --labels, NULL-terminated; co.label once built */
 	size_t nlabels;
 	int rank_set, alpha_set;
+	int children;				/* --children */
 };
 #define VP_COMPARE_OPTIONS                                                                  \
 	{ "key", 'k', "KEYS", "join on sym (default), sym,dso (dso by base name) or sym,dso,domain", \
@@ -69,7 +70,10 @@ struct vp_cmp_args {
 	{ "event", 'e', "NAME", "only this event (repeat or comma separate for several)", 'e' },  \
 	{ "sort", 's', "HOW", "rank by max (default), host, guest, ratio, delta, absdelta, q or effect", \
 	  's' },                                                                              \
-	{ "value", 0, "WHAT", "compare 'period' (default) or 'samples'", OPT_CMP_VALUE },        \
+	{ "value", 0, "WHAT", "compare 'period' (default), 'samples', or the inclusive "      \
+	  "'children' (period) or 'children-samples'", OPT_CMP_VALUE },                        \
+	{ "children", 0, NULL, "also inclusive counts (a function and its callees, as perf "    \
+	  "report --children)", OPT_CMP_CHILDREN },                                           \
 	{ "labels", 0, "A,B,...", "column labels, one per side", OPT_CMP_LABELS },               \
 	{ "alpha", 0, "A", "significance level (default 0.05): q < A is significant, intervals " \
 	  "at 1 - A", OPT_CMP_ALPHA }

@@ -53,6 +53,8 @@ static const struct vp_opt opts[] = {
 		      "prev_state)", struct report_args, load.group_by),
 	VP_OPT_FLAG("caller", 0, "charge each sample to the first caller outside the sampled object "
 		    "(needs -g data)", struct report_args, load.caller),
+	VP_OPT_FLAG("children", 0, "also inclusive counts (a function and its callees, as perf report "
+		    "--children), ranked by them", struct report_args, load.children),
 	VP_OPT_END,
 };
 
@@ -125,6 +127,9 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 
+	if (a.load.children && (a.load.caller || a.load.group_by))
+		return vp_usage_error(&info, "--children counts call stacks by symbol: not with %s",
+				      a.load.caller ? "--caller" : "--group-by"), 2;
 	if (a.header) {
 		status = vp_perfdata_write_header(stdout, a.input, &err) < 0 ? vp_cmd_fail("report", &err) : 0;
 		goto out;
@@ -160,8 +165,16 @@ int cmd_report(int argc, char **argv)
 		}
 	/* inputs other than perf.data are not filtered while loading */
 	vp_profile_keep_events(prof, a.events);
+	for (size_t e = 0; e < prof->ntables && a.load.children; e++)
+		if (!prof->tables[e]->children) {
+			status = vp_cmd_failf("report", "'%s': no inclusive counts for '%s' in this input "
+					      "(a perf.data file has them, or a table written with "
+					      "--children)", a.input, prof->tables[e]->name);
+			goto out;
+		}
+	/* perf report --children ranks by the inclusive column */
 	for (size_t e = 0; e < prof->ntables; e++)
-		vp_table_sort(prof->tables[e], a.value);
+		vp_table_sort(prof->tables[e], a.load.children ? vp_value_children(a.value) : a.value);
 	struct vp_out_opts oo;
 	vp_out_opts_init(&oo);
 	oo.value = a.value;

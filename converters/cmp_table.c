@@ -209,27 +209,41 @@ static void event_heading(FILE *f, const struct vp_comparison *c, const struct v
 		}
 	}
 	stats_heading(f, c, e);
-	fprintf(f, "# Rows: %zu of %zu, ranked by %s %s\n#\n", e->nrows, e->total_rows,
-		vp_rank_name(c->rank), c->value == VP_VALUE_SAMPLES ? "samples" : "period");
+	fprintf(f, "# Rows: %zu of %zu, ranked by %s %s\n", e->nrows, e->total_rows,
+		vp_rank_name(c->rank), vp_value_label(c->value));
+	if (e->children)
+		fprintf(f, "# Children: the share of samples whose call stack holds the function "
+			"(inclusive, as perf report --children)\n");
+	fprintf(f, "#\n");
 }
 
-/* Width of a side's block: samples, period, share; then its ratio, delta and mark. */
-static int block_width(const struct side_cols *w, size_t s)
+/* Width of a side's values: samples, period, share (and children share). */
+static int values_width(const struct side_cols *w, size_t s, int children)
 {
-	return w[s].sw + w[s].pw + 7 + 4 + (s ? 2 + w[s].rw + 2 + w[s].dw + 2 : 0);
+	return w[s].sw + w[s].pw + 7 + 4 + (children ? 10 : 0);
 }
 
-static void column_heads(FILE *f, const struct vp_comparison *c, const struct side_cols *w)
+/* Width of a side's block: its values; then its ratio, delta and mark. */
+static int block_width(const struct side_cols *w, size_t s, int children)
+{
+	return values_width(w, s, children) + (s ? 2 + w[s].rw + 2 + w[s].dw + 2 : 0);
+}
+
+static void column_heads(FILE *f, const struct vp_comparison *c, const struct vp_cmp_event *e,
+			 const struct side_cols *w)
 {
 	/* the side labels over their blocks; the last side's over its values only */
 	for (size_t s = 0; s < c->nsides; s++) {
 		int last = s + 1 == c->nsides;
 		fprintf(f, "%s", s ? "  " : "# ");
-		vp_text_fit(f, c->label[s], last ? w[s].sw + w[s].pw + 7 + 4 : block_width(w, s));
+		vp_text_fit(f, c->label[s], last ? values_width(w, s, e->children)
+						 : block_width(w, s, e->children));
 	}
 	fprintf(f, "\n# ");
 	for (size_t s = 0; s < c->nsides; s++) {
 		fprintf(f, "%s%*s  %*s  %7s", s ? "  " : "", w[s].sw, "Samples", w[s].pw, "Period", "Share");
+		if (e->children)
+			fprintf(f, "  %8s", "Children");
 		if (s)
 			fprintf(f, "  %*s  %*s  ", w[s].rw, "Ratio", w[s].dw, "Delta pp");
 	}
@@ -248,7 +262,10 @@ static void row_line(FILE *f, const struct vp_comparison *c, const struct vp_cmp
 		samples_text(buf, sizeof(buf), e, r, s);
 		fprintf(f, "%*s  ", w[s].sw, buf);
 		period_text(buf, sizeof(buf), c, e, r, s);
-		fprintf(f, "%*s  %6.2f%%", w[s].pw, buf, 100.0 * vp_cmp_share(e, r, s, c->value));
+		fprintf(f, "%*s  %6.2f%%", w[s].pw, buf,
+			100.0 * vp_cmp_share(e, r, s, vp_value_self(c->value)));
+		if (e->children)
+			fprintf(f, "  %7.2f%%", 100.0 * vp_cmp_share(e, r, s, vp_value_children(c->value)));
 		if (s) {
 			const struct vp_stat_result *st = vp_cmp_stat(e, r, s);
 			ratio_text(buf, sizeof(buf), c, e, r, s);
@@ -276,7 +293,7 @@ static int write_event(FILE *f, const struct vp_comparison *c, const struct vp_c
 		return -ENOMEM;
 	widths(c, e, w);
 	event_heading(f, c, e);
-	column_heads(f, c, w);
+	column_heads(f, c, e, w);
 	for (size_t i = 0; i < e->nrows; i++)
 		row_line(f, c, e, &e->rows[i], w, full);
 	fprintf(f, "\n");

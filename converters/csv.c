@@ -58,6 +58,15 @@ static int wanted(const struct vp_out_opts *o, const char *name)
 	return !o->event || !strcmp(o->event, name);
 }
 
+/* A profile's CSV has the children columns when any table it writes has them. */
+static int has_children(const struct vp_profile *p, const struct vp_out_opts *o)
+{
+	for (size_t e = 0; e < p->ntables; e++)
+		if (p->tables[e]->children && (!o->event || !strcmp(o->event, p->tables[e]->name)))
+			return 1;
+	return 0;
+}
+
 /* event,symbol,dso,domain: the key cells every table's line starts with. */
 static void key_cells(FILE *f, const char *event, const char *symbol, const char *dso, char domain,
 		      const struct vp_out_opts *o)
@@ -73,7 +82,10 @@ static void key_cells(FILE *f, const char *event, const char *symbol, const char
 
 int vp_profile_write_csv(FILE *f, const struct vp_profile *p, const struct vp_out_opts *o)
 {
-	fputs(VP_CSV_PROFILE_HEADER "\r\n", f);
+	int children = has_children(p, o);
+
+	fputs(children ? VP_CSV_PROFILE_HEADER "," VP_CSV_CHILDREN_COLUMNS "\r\n"
+		       : VP_CSV_PROFILE_HEADER "\r\n", f);
 	for (size_t e = 0; e < p->ntables; e++) {
 		const struct vp_event_table *t = p->tables[e];
 		size_t rows = o->top && o->top < t->nrows ? o->top : t->nrows;
@@ -82,8 +94,12 @@ int vp_profile_write_csv(FILE *f, const struct vp_profile *p, const struct vp_ou
 		for (size_t i = 0; i < rows; i++) {
 			const struct vp_row *r = &t->rows[i];
 			key_cells(f, t->name, r->symbol, r->dso, r->domain, o);
-			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f\r\n", r->samples, r->period,
-				vp_row_share(t, r, o->value));
+			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f", r->samples, r->period,
+				vp_row_share(t, r, vp_value_self(o->value)));
+			if (children)
+				fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f", r->children_samples,
+					r->children_period, vp_row_share(t, r, vp_value_children(o->value)));
+			fputs("\r\n", f);
 		}
 	}
 	return ferror(f) ? -EIO : 0;
@@ -139,12 +155,38 @@ static void side_cells(FILE *f, const struct vp_comparison *c, const struct vp_c
 		       const struct vp_cmp_row *r, size_t s)
 {
 	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f", r->samples[s], r->period[s],
-		vp_cmp_share(ev, r, s, c->value));
+		vp_cmp_share(ev, r, s, vp_value_self(c->value)));
+}
+
+/* Side s's inclusive counts, empty cells where the event has none. */
+static void children_cells(FILE *f, const struct vp_comparison *c, const struct vp_cmp_event *ev,
+			   const struct vp_cmp_row *r, size_t s)
+{
+	if (!ev->children) {
+		fputs(",,,", f);
+		return;
+	}
+	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f", r->children_samples[s], r->children_period[s],
+		vp_cmp_share(ev, r, s, vp_value_children(c->value)));
+}
+
+/* The children columns are written when some event has inclusive counts. */
+static int cmp_children(const struct vp_comparison *c)
+{
+	for (size_t e = 0; e < c->nevents; e++)
+		if (c->events[e].children)
+			return 1;
+	return 0;
 }
 
 int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out_opts *o)
 {
-	fputs(c->nsides == 2 ? VP_CSV_CMP_HEADER VP_CSV_CMP_STATS "\r\n" : VP_CSV_CMP_SIDES_HEADER "\r\n", f);
+	int children = cmp_children(c);
+
+	fputs(c->nsides == 2 ? VP_CSV_CMP_HEADER VP_CSV_CMP_STATS : VP_CSV_CMP_SIDES_HEADER, f);
+	if (children)
+		fputs(c->nsides == 2 ? VP_CSV_CMP_CHILDREN : VP_CSV_CMP_SIDES_CHILDREN, f);
+	fputs("\r\n", f);
 	for (size_t e = 0; e < c->nevents; e++) {
 		const struct vp_cmp_event *ev = &c->events[e];
 		if (!wanted(o, ev->name))
@@ -157,6 +199,8 @@ int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out
 				side_cells(f, c, ev, r, 1);
 				ratio_delta(f, c, ev, r, VP_GUEST);
 				stat_cells(f, ev, r, VP_GUEST, 0);
+				for (size_t s = 0; s < 2 && children; s++)
+					children_cells(f, c, ev, r, s);
 				fputs("\r\n", f);
 				continue;
 			}
@@ -168,6 +212,10 @@ int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out
 				side_cells(f, c, ev, r, s);
 				ratio_delta(f, c, ev, r, s);
 				stat_cells(f, ev, r, s, 1);
+				if (children) {
+					children_cells(f, c, ev, r, 0);
+					children_cells(f, c, ev, r, s);
+				}
 				fputs("\r\n", f);
 			}
 		}
@@ -177,7 +225,7 @@ int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out
 
 /* ---- reading ---- */
 
-#define MAX_FIELDS 16
+#define MAX_FIELDS 32
 
 struct reader {
 	const char *path;
@@ -188,6 +236,7 @@ struct reader {
 	int too_many;
 	int (*row)(struct reader *r);
 	void *ctx;
+	int children;		/* the header has the children columns */
 	int rc;
 	struct vp_error *err;
 };
@@ -262,7 +311,7 @@ static const char *unguard(const char *s)
 
 static int header_is(struct reader *r, const char *want)
 {
-	char got[256] = "";
+	char got[512] = "";
 	size_t n = 0;
 
 	/* a header longer than got is no header of ours: cut it there */
@@ -305,16 +354,26 @@ static int profile_row(struct reader *r)
 	struct vp_row row = { .pid = -1 };
 	struct vp_event_table *t;
 
-	if (r->line == 1)
-		return header_is(r, VP_CSV_PROFILE_HEADER);
+	if (r->line == 1) {
+		r->children = r->nfield == 10;
+		return header_is(r, r->children ? VP_CSV_PROFILE_HEADER "," VP_CSV_CHILDREN_COLUMNS
+						: VP_CSV_PROFILE_HEADER);
+	}
 	if (r->nfield == 1 && !r->field[0][0])
 		return 0;	/* blank line */
-	if (r->nfield != 7)
-		return vp_errorf(r->err, -EINVAL, "'%s': record %zu: %zu fields, expected 7", r->path,
-				 r->line, r->nfield);
+	size_t want = r->children ? 10 : 7;
+	if (r->nfield != want)
+		return vp_errorf(r->err, -EINVAL, "'%s': record %zu: %zu fields, expected %zu", r->path,
+				 r->line, r->nfield, want);
 	if (parse_domain_cell(r, 3, &row.domain) < 0 || parse_u64_cell(r, 4, &row.samples) < 0 ||
 	    parse_u64_cell(r, 5, &row.period) < 0)
 		return -EINVAL;
+	if (r->children && (parse_u64_cell(r, 7, &row.children_samples) < 0 ||
+			    parse_u64_cell(r, 8, &row.children_period) < 0))
+		return -EINVAL;
+	if (r->children && (row.children_samples < row.samples || row.children_period < row.period))
+		return vp_errorf(r->err, -EINVAL, "'%s': record %zu: children counts smaller "
+				 "than the row's own", r->path, r->line);
 	if (!*unguard(r->field[0]))
 		return vp_errorf(r->err, -EINVAL, "'%s': record %zu: empty event name", r->path, r->line);
 	t = vp_profile_table(p, unguard(r->field[0]), VP_KEY_DEFAULT);
@@ -322,6 +381,7 @@ static int profile_row(struct reader *r)
 	row.dso = vp_profile_intern(p, unguard(r->field[2]));
 	if (!t || !row.symbol || !row.dso || vp_table_add(t, &row) < 0)
 		return vp_errorf(r->err, -ENOMEM, "out of memory");
+	t->children = r->children;
 	return 0;
 }
 
@@ -337,6 +397,18 @@ int vp_profile_read_csv(const char *path, const char *data, size_t len, struct v
 	if (read_csv(&r, data, len) < 0) {
 		vp_profile_free(p);
 		return r.rc;
+	}
+	/* A CSV holds no totals: its rows' sums stand in, raised to the largest
+	 * inclusive count where rows were left out (each sample counts once per
+	 * row, so no row's exceeds the total). */
+	for (size_t e = 0; e < p->ntables; e++) {
+		struct vp_event_table *t = p->tables[e];
+		for (size_t i = 0; i < t->nrows && t->children; i++) {
+			if (t->rows[i].children_samples > t->total_samples)
+				t->total_samples = t->rows[i].children_samples;
+			if (t->rows[i].children_period > t->total_period)
+				t->total_period = t->rows[i].children_period;
+		}
 	}
 	p->meta.source = vp_profile_intern(p, path);
 	*out = p;
@@ -354,8 +426,10 @@ static int cmp_row(struct reader *r)
 	/* the statistics' columns are optional (older files), and read
 	 * back from each side's sums again: a CSV keeps no runs */
 	if (r->line == 1) {
-		r->fields = r->nfield == 16 ? 16 : 12;
-		return header_is(r, r->nfield == 16 ? VP_CSV_CMP_HEADER VP_CSV_CMP_STATS : VP_CSV_CMP_HEADER);
+		r->fields = r->nfield == 22 ? 22 : r->nfield == 16 ? 16 : 12;
+		r->children = r->fields == 22;
+		return header_is(r, r->fields == 22 ? VP_CSV_CMP_HEADER VP_CSV_CMP_STATS VP_CSV_CMP_CHILDREN
+				    : r->fields == 16 ? VP_CSV_CMP_HEADER VP_CSV_CMP_STATS : VP_CSV_CMP_HEADER);
 	}
 	if (r->nfield == 1 && !r->field[0][0])
 		return 0;
@@ -398,6 +472,12 @@ static int cmp_row(struct reader *r)
 		e->run_total_samples[s] = ts;
 		e->run_total_period[s] = tp;
 	}
+	/* inclusive counts, cells 16.. (empty: an event without them) */
+	e->children = r->children && *r->field[16];
+	for (int s = 0; s < 2 && e->children; s++)
+		if (parse_u64_cell(r, 16 + 3 * (size_t)s, &row->run_children_samples[s]) < 0 ||
+		    parse_u64_cell(r, 17 + 3 * (size_t)s, &row->run_children_period[s]) < 0)
+			return -EINVAL;
 	return 0;
 }
 

@@ -70,20 +70,13 @@ static int put_sep(struct folder *fo)
 	return r;
 }
 
-/* A frame's name as perf script shows it; an unresolved address is named by
- * its object, "[libc.so.6]", as stackcollapse-perf.pl does. */
 static int put_frame(struct folder *fo, const struct vp_resolved *r)
 {
-	char tmp[512];
+	char tmp[VP_FRAME_LABEL_MAX];
+	size_t n;
+	const char *name = vp_frame_label(r, fo->o->full_names, tmp, &n);
 
-	if (strcmp(r->symbol, "[unknown]") || !r->dso || !strcmp(r->dso, "[unknown]")) {
-		size_t n = fo->o->full_names ? strlen(r->symbol) : vp_symbol_display_len(r->symbol);
-		return put(fo, r->symbol, n);
-	}
-	const char *base = vp_dso_short_name(r->dso);
-	int n = base[0] == '[' ? snprintf(tmp, sizeof(tmp), "%s", base)
-			       : snprintf(tmp, sizeof(tmp), "[%s]", base);
-	return put(fo, tmp, n < 0 ? 0 : (size_t)n >= sizeof(tmp) ? sizeof(tmp) - 1 : (size_t)n);
+	return put(fo, name, n);
 }
 
 static int add_stack(struct folder *fo, uint64_t count)

@@ -26,11 +26,21 @@ void vp_out_opts_init(struct vp_out_opts *o);
 
 /* CSV header lines, fixed (design: output conventions). */
 #define VP_CSV_PROFILE_HEADER "event,symbol,dso,domain,samples,period,share"
+/* report --children: the inclusive counts after the existing columns */
+#define VP_CSV_CHILDREN_COLUMNS "children_samples,children_period,children_share"
 #define VP_CSV_CMP_HEADER                                                                   \
 	"event,symbol,dso,domain,host_samples,host_period,host_share,guest_samples,"      \
 	"guest_period,guest_share,ratio,delta"
 /* ... and the statistics after them (a CSV without them is read too) */
 #define VP_CSV_CMP_STATS ",ratio_low,ratio_high,q_value,significant"
+/* ... and with inclusive counts (compare --children, --value children), after
+ * the statistics: per side, two sides as host_/guest_, K > 2 as base_/side_ */
+#define VP_CSV_CMP_CHILDREN                                                                 \
+	",host_children_samples,host_children_period,host_children_share,"                 \
+	"guest_children_samples,guest_children_period,guest_children_share"
+#define VP_CSV_CMP_SIDES_CHILDREN                                                           \
+	",base_children_samples,base_children_period,base_children_share,"                 \
+	"side_children_samples,side_children_period,side_children_share"
 /* K > 2 sides: one line per row and side after the baseline (side: its label). */
 #define VP_CSV_CMP_SIDES_HEADER                                                             \
 	"event,symbol,dso,domain,side,base_samples,base_period,base_share,side_samples,"   \
@@ -86,6 +96,8 @@ enum vp_input_kind {
 };
 /* What the first bytes of a file say it is. */
 enum vp_input_kind vp_input_detect(const char *data, size_t len);
+/* The same for a file by name ("-": perf.data from a pipe). */
+int vp_input_sniff(const char *path, enum vp_input_kind *kind, struct vp_error *err);
 /* A profile from any input a user has (perf.data, CSV, XML, perf report
  * text, pprof). */
 int vp_load_profile(const char *path, const struct vp_load_opts *lo, struct vp_profile **out,

@@ -192,6 +192,23 @@ int vp_load_profile(const char *path, const struct vp_load_opts *lo, struct vp_p
 	return r;
 }
 
+int vp_input_sniff(const char *path, enum vp_input_kind *kind, struct vp_error *err)
+{
+	char head[8192];
+	size_t hlen = 0;
+	int r;
+
+	*kind = VP_IN_UNKNOWN;
+	if (!strcmp(path, "-")) {
+		*kind = VP_IN_PERFDATA;	/* a pipe is perf.data or nothing */
+		return 0;
+	}
+	if ((r = sniff(path, head, sizeof(head), &hlen, err)) < 0)
+		return r;
+	*kind = vp_input_detect(head, hlen);
+	return 0;
+}
+
 int vp_load_comparison(const char *path, struct vp_comparison **out, struct vp_error *err)
 {
 	char *data;

@@ -88,12 +88,14 @@ static void write_table(FILE *f, const struct vp_event_table *t, const char *key
 	}
 	if (rows < t->nrows)
 		fprintf(f, "# Rows: top %zu of %zu\n", rows, t->nrows);
-	fprintf(f, "#\n# %8s  %*s  %*s", "Overhead", sw, "Samples", pw, "Period");
+	/* --children: perf's two columns, the inclusive share first */
+	fprintf(f, "#\n# %s%8s  %*s  %*s", t->children ? "Children  " : "",
+		t->children ? "Self" : "Overhead", sw, "Samples", pw, "Period");
 	for (size_t c = 0; c < ncols; c++) {
 		fprintf(f, "  ");
 		vp_text_pad(f, cols[c].title, c + 1 < ncols ? cols[c].width : 0);
 	}
-	fprintf(f, "\n# %8s  %*s  %*s", "........", sw, "", pw, "");
+	fprintf(f, "\n# %s%8s  %*s  %*s", t->children ? "........  " : "", "........", sw, "", pw, "");
 	for (size_t c = 0; c < ncols; c++) {
 		fprintf(f, "  ");
 		for (int k = 0; k < cols[c].width; k++)
@@ -102,9 +104,11 @@ static void write_table(FILE *f, const struct vp_event_table *t, const char *key
 	fprintf(f, "\n#\n");
 	for (size_t i = 0; i < rows; i++) {
 		const struct vp_row *r = &t->rows[i];
+		if (t->children)
+			fprintf(f, "  %7.2f%%", 100.0 * vp_row_share(t, r, vp_value_children(o->value)));
 		vp_format_period(buf, sizeof(buf), r->period, time);
-		fprintf(f, "  %7.2f%%  %*" PRIu64 "  %*s", 100.0 * vp_row_share(t, r, o->value), sw,
-		       r->samples, pw, buf);
+		fprintf(f, "  %7.2f%%  %*" PRIu64 "  %*s", 100.0 * vp_row_share(t, r, vp_value_self(o->value)),
+			sw, r->samples, pw, buf);
 		for (size_t c = 0; c < ncols; c++) {
 			int w = c + 1 < ncols ? cols[c].width : 0;
 			fprintf(f, "  ");

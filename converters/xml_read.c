@@ -93,6 +93,34 @@ static int is(xmlNodePtr n, const char *name)
 	return n->type == XML_ELEMENT_NODE && !xmlStrcmp(n->name, BAD_CAST name);
 }
 
+/* An optional boolean attribute ("true"/"false", "1"/"0"): 0 when absent. */
+static int get_bool(struct xin *x, xmlNodePtr n, const char *name, int *out)
+{
+	char *s = get(n, name);
+	int r = 0;
+
+	*out = 0;
+	if (!s)
+		return 0;
+	if (!strcmp(s, "true") || !strcmp(s, "1"))
+		*out = 1;
+	else if (strcmp(s, "false") && strcmp(s, "0"))
+		r = bad(x, n, "not a boolean:", s);
+	xmlFree(s);
+	return r;
+}
+
+/* Inclusive counts hold a row's own and never exceed the event's total
+ * (each sample counts once per row). */
+static int children_fit(struct xin *x, xmlNodePtr n, const struct vp_row *r, uint64_t ts, uint64_t tp)
+{
+	if (r->children_samples < r->samples || r->children_period < r->period)
+		return bad(x, n, "children counts smaller than the row's own:", r->symbol);
+	if (r->children_samples > ts || r->children_period > tp)
+		return bad(x, n, "children counts larger than the event's total:", r->symbol);
+	return 0;
+}
+
 static int read_meta(struct xin *x, xmlNodePtr n, struct vp_profile_meta *m, struct vp_strpool *pool)
 {
 	int oom = 0;
@@ -208,7 +236,7 @@ int vp_profile_read_xml(const char *path, const char *data, size_t len, struct v
 		t->group = get_str(p->pool, n, "group", &oom);
 		uint64_t ts, tp, lost;
 		if ((r = get_u64(&x, n, "samples", &ts, 1)) < 0 || (r = get_u64(&x, n, "period", &tp, 1)) < 0 ||
-		    (r = get_u64(&x, n, "lost", &lost, 0)) < 0)
+		    (r = get_u64(&x, n, "lost", &lost, 0)) < 0 || (r = get_bool(&x, n, "children", &t->children)) < 0)
 			break;
 		for (xmlNodePtr c = n->children; c && r >= 0; c = c->next) {
 			struct vp_row row = { .pid = -1 };
@@ -223,6 +251,10 @@ int vp_profile_read_xml(const char *path, const char *data, size_t len, struct v
 			else if ((r = get_domain(&x, c, &row.domain)) >= 0 &&
 				 (r = get_u64(&x, c, "samples", &row.samples, 1)) >= 0 &&
 				 (r = get_u64(&x, c, "period", &row.period, 1)) >= 0 &&
+				 (!t->children ||
+				  ((r = get_u64(&x, c, "children-samples", &row.children_samples, 1)) >= 0 &&
+				   (r = get_u64(&x, c, "children-period", &row.children_period, 1)) >= 0 &&
+				   (r = children_fit(&x, c, &row, ts, tp)) >= 0)) &&
 				 vp_table_add(t, &row) < 0)
 				r = vp_errorf(err, -ENOMEM, "out of memory");
 		}
@@ -340,6 +372,92 @@ static int read_totals(struct xin *x, struct vp_comparison *c, struct vp_cmp_eve
 	return oom ? vp_errorf(x->err, -ENOMEM, "out of memory") : r;
 }
 
+/* An event's call stacks (xml_write.c's write_stacks): every frame's parent
+ * an earlier frame, no frame twice, a frame never more than what called it
+ * nor the root more than the event's runs; the tree's self values are what
+ * its children leave of each frame. */
+static int read_stacks(struct xin *x, struct vp_comparison *c, struct vp_cmp_event *e, xmlNodePtr n)
+{
+	size_t runs = c->nruns, count = 1, cap = 64;
+	uint64_t *s = calloc(2 * runs, sizeof(*s)), *p = s + runs;
+	uint32_t *at = malloc(cap * sizeof(*at));	/* frame number -> tree node */
+	struct vp_stack_value v;
+	int r = 0, oom = 0;
+
+	if (!s || !at || !(e->stacks = vp_stack_tree_new(runs, c->pool))) {
+		free(s);
+		free(at);
+		return vp_errorf(x->err, -ENOMEM, "out of memory");
+	}
+	at[0] = 0;
+	if ((r = get_list(x, n, "run-samples", s, runs)) == 0 && (r = get_list(x, n, "run-period", p, runs)) == 0)
+		for (size_t k = 0; k < runs && r == 0; k++) {
+			if (s[k] > e->run_total_samples[k] || p[k] > e->run_total_period[k])
+				r = bad(x, n, "call stacks hold more than their run in event", e->name);
+			v = (struct vp_stack_value){ s[k], p[k], 0, 0 };
+			vp_stack_tree_value_set(e->stacks, 0, k, &v);
+		}
+	for (xmlNodePtr f = n->children; f && r == 0; f = f->next) {
+		uint64_t parent;
+		char d = 0;
+		if (!is(f, "frame"))
+			continue;
+		if ((r = get_u64(x, f, "parent", &parent, 1)) < 0)
+			break;
+		if (parent >= count) {
+			r = bad(x, f, "a frame's parent is not an earlier frame in event", e->name);
+			break;
+		}
+		const char *name = get_str(c->pool, f, "name", &oom);
+		const char *dso = get_str(c->pool, f, "dso", &oom);
+		if (oom) {
+			r = vp_errorf(x->err, -ENOMEM, "out of memory");
+			break;
+		}
+		if (!name) {
+			r = bad(x, f, "frame without", "name");
+			break;
+		}
+		if (dso && (r = get_domain(x, f, &d)) < 0)
+			break;
+		int node = vp_stack_tree_child(e->stacks, at[parent], name, dso, d);
+		if (node == -ENOMEM) {
+			r = vp_errorf(x->err, -ENOMEM, "out of memory");
+			break;
+		}
+		if (node < 0 || (size_t)node != count) {
+			r = bad(x, f, node < 0 ? "call stacks deeper than a callchain in event"
+					       : "a frame given twice in event", e->name);
+			break;
+		}
+		if ((r = get_list(x, f, "run-samples", s, runs)) < 0 ||
+		    (r = get_list(x, f, "run-period", p, runs)) < 0)
+			break;
+		for (size_t k = 0; k < runs && r == 0; k++) {
+			const struct vp_stack_value *up = vp_stack_tree_value(e->stacks, at[parent], k);
+			if (s[k] > up->samples || p[k] > up->period)
+				r = bad(x, f, "a frame holds more than what called it in event", e->name);
+			v = (struct vp_stack_value){ s[k], p[k], 0, 0 };
+			vp_stack_tree_value_set(e->stacks, (size_t)node, k, &v);
+		}
+		if (count == cap) {
+			uint32_t *grown = realloc(at, 2 * cap * sizeof(*at));
+			if (!grown) {
+				r = vp_errorf(x->err, -ENOMEM, "out of memory");
+				break;
+			}
+			at = grown;
+			cap *= 2;
+		}
+		at[count++] = (uint32_t)node;
+	}
+	free(s);
+	free(at);
+	if (r == 0)
+		vp_stack_tree_fill_self(e->stacks);
+	return r;
+}
+
 static int read_cmp_event(struct xin *x, struct vp_comparison *c, xmlNodePtr n, int version)
 {
 	int oom = 0, r = 0, at;
@@ -353,7 +471,14 @@ static int read_cmp_event(struct xin *x, struct vp_comparison *c, xmlNodePtr n, 
 		return vp_errorf(x->err, -ENOMEM, "out of memory");
 	struct vp_cmp_event *e = &c->events[at];
 	r = version == 1 ? read_totals_v1(x, c, e, n) : read_totals(x, c, e, n);
+	if (r >= 0)
+		r = get_bool(x, n, "children", &e->children);
 	for (xmlNodePtr k = n->children; k && r >= 0; k = k->next) {
+		if (is(k, "stacks") && version > 1) {
+			r = e->stacks ? bad(x, k, "call stacks given twice in event", e->name)
+				      : read_stacks(x, c, e, k);
+			continue;
+		}
 		if (!is(k, "row"))
 			continue;
 		struct vp_cmp_row *row = vp_cmp_event_add_row(c, e);
@@ -369,8 +494,10 @@ static int read_cmp_event(struct xin *x, struct vp_comparison *c, xmlNodePtr n, 
 			break;
 		if (version == 1)
 			r = read_row_v1(x, e, row, k);
-		else if ((r = get_list(x, k, "run-samples", row->run_samples, c->nruns)) == 0)
-			r = get_list(x, k, "run-period", row->run_period, c->nruns);
+		else if ((r = get_list(x, k, "run-samples", row->run_samples, c->nruns)) == 0 &&
+			 (r = get_list(x, k, "run-period", row->run_period, c->nruns)) == 0 && e->children &&
+			 (r = get_list(x, k, "run-children-samples", row->run_children_samples, c->nruns)) == 0)
+			r = get_list(x, k, "run-children-period", row->run_children_period, c->nruns);
 	}
 	return r;
 }
@@ -482,10 +609,9 @@ int vp_cmp_read_xml(const char *path, const char *data, size_t len, struct vp_co
 		xmlFree(s);
 	}
 	if (r >= 0 && (s = get(top, "value"))) {
-		if (!strcmp(s, "samples"))
-			c->value = VP_VALUE_SAMPLES;
-		else if (strcmp(s, "period"))
-			r = bad(&x, top, "value is 'period' or 'samples', not", s);
+		if (vp_value_parse(s, &c->value) < 0)
+			r = bad(&x, top, "value is 'period', 'samples', 'children' or 'children-samples', "
+				"not", s);
 		xmlFree(s);
 	}
 	if (r >= 0 && (s = get(top, "rank"))) {

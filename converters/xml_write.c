@@ -171,7 +171,7 @@ int vp_profile_write_xml(FILE *f, const struct vp_profile *p, const struct vp_ou
 
 	if (xml_begin(&x, "vmprof-profile", "1") < 0)
 		return -ENOMEM;
-	attr(x.w, "value", o->value == VP_VALUE_SAMPLES ? "samples" : "period");
+	attr(x.w, "value", vp_value_self(o->value) == VP_VALUE_SAMPLES ? "samples" : "period");
 	write_meta(x.w, &p->meta);
 	for (size_t e = 0; e < p->ntables; e++) {
 		const struct vp_event_table *t = p->tables[e];
@@ -185,6 +185,8 @@ int vp_profile_write_xml(FILE *f, const struct vp_profile *p, const struct vp_ou
 		attr_u64(x.w, "lost", t->lost_samples);
 		attr(x.w, "weight", t->weight);
 		attr(x.w, "group", t->group);
+		if (t->children)
+			attr(x.w, "children", "true");
 		for (size_t i = 0; i < rows; i++) {
 			const struct vp_row *r = &t->rows[i];
 			char d[2] = { dom(r->domain), 0 };
@@ -194,7 +196,13 @@ int vp_profile_write_xml(FILE *f, const struct vp_profile *p, const struct vp_ou
 			attr(x.w, "domain", d);
 			attr_u64(x.w, "samples", r->samples);
 			attr_u64(x.w, "period", r->period);
-			attr_f(x.w, "share", "%.9f", vp_row_share(t, r, o->value));
+			attr_f(x.w, "share", "%.9f", vp_row_share(t, r, vp_value_self(o->value)));
+			if (t->children) {
+				attr_u64(x.w, "children-samples", r->children_samples);
+				attr_u64(x.w, "children-period", r->children_period);
+				attr_f(x.w, "children-share", "%.9f",
+				       vp_row_share(t, r, vp_value_children(o->value)));
+			}
 			xmlTextWriterEndElement(x.w);
 		}
 		xmlTextWriterEndElement(x.w);
@@ -331,12 +339,22 @@ static void write_row(xmlTextWriterPtr w, const struct vp_comparison *c, const s
 	}
 	attr_list(w, "run-samples", r->run_samples, c->nruns);
 	attr_list(w, "run-period", r->run_period, c->nruns);
+	if (ev->children) {
+		attr_list(w, "run-children-samples", r->run_children_samples, c->nruns);
+		attr_list(w, "run-children-period", r->run_children_period, c->nruns);
+	}
 	for (size_t s = 0; s < c->nsides; s++) {
 		xmlTextWriterStartElement(w, BAD_CAST "side");
 		attr_u64(w, "index", s);
 		attr_u64(w, "samples", r->samples[s]);
 		attr_u64(w, "period", r->period[s]);
-		attr_f(w, "share", "%.9f", vp_cmp_share(ev, r, s, c->value));
+		attr_f(w, "share", "%.9f", vp_cmp_share(ev, r, s, vp_value_self(c->value)));
+		if (ev->children) {
+			attr_u64(w, "children-samples", r->children_samples[s]);
+			attr_u64(w, "children-period", r->children_period[s]);
+			attr_f(w, "children-share", "%.9f",
+			       vp_cmp_share(ev, r, s, vp_value_children(c->value)));
+		}
 		if (s) {
 			write_ratio(w, c, ev, r, s);
 			write_stats(w, ev, r, s, 1);
@@ -384,6 +402,76 @@ static void write_time_split(xmlTextWriterPtr w, const struct vp_comparison *c, 
 	xmlTextWriterEndElement(w);
 }
 
+/* The event's call stacks: a <frame> per node but the root, parents first
+ * (parent: the number of an earlier frame, 1 the first; 0 the root), each
+ * with every run's inclusive samples and period; the root's on <stacks>. */
+static int write_stacks(xmlTextWriterPtr w, const struct vp_comparison *c, const struct vp_stack_tree *t)
+{
+	size_t n = vp_stack_tree_count(t), k = 0, *number = calloc(n, sizeof(*number));
+	uint64_t *samples = calloc(c->nruns ? c->nruns : 1, sizeof(*samples));
+	uint64_t *period = calloc(c->nruns ? c->nruns : 1, sizeof(*period));
+	uint32_t *todo = malloc(n * sizeof(*todo));
+	size_t ntodo = 0;
+	int r = 0;
+
+	if (!number || !samples || !period || !todo) {
+		r = -ENOMEM;
+		goto out;
+	}
+	xmlTextWriterStartElement(w, BAD_CAST "stacks");
+	for (size_t run = 0; run < c->nruns; run++) {
+		samples[run] = vp_stack_tree_value(t, 0, run)->samples;
+		period[run] = vp_stack_tree_value(t, 0, run)->period;
+	}
+	attr_list(w, "run-samples", samples, c->nruns);
+	attr_list(w, "run-period", period, c->nruns);
+	/* depth first, children in the tree's order (name order): the same
+	 * tree is the same text */
+	for (uint32_t ch = vp_stack_tree_node(t, 0)->child; ch; ch = vp_stack_tree_node(t, ch)->next)
+		todo[ntodo++] = ch;
+	for (size_t a = 0, b = ntodo - (ntodo > 0); ntodo && a < b; a++, b--) {
+		uint32_t x = todo[a];
+		todo[a] = todo[b];
+		todo[b] = x;
+	}
+	while (ntodo) {
+		uint32_t i = todo[--ntodo];
+		const struct vp_stack_node *nd = vp_stack_tree_node(t, i);
+		char d[2] = { dom(nd->domain), 0 };
+		size_t first = ntodo;
+
+		number[i] = ++k;
+		xmlTextWriterStartElement(w, BAD_CAST "frame");
+		attr_u64(w, "parent", nd->parent ? number[nd->parent] : 0);
+		attr(w, "name", nd->name);
+		if (nd->dso) {
+			attr(w, "dso", nd->dso);
+			attr(w, "domain", d);
+		}
+		for (size_t run = 0; run < c->nruns; run++) {
+			samples[run] = vp_stack_tree_value(t, i, run)->samples;
+			period[run] = vp_stack_tree_value(t, i, run)->period;
+		}
+		attr_list(w, "run-samples", samples, c->nruns);
+		attr_list(w, "run-period", period, c->nruns);
+		xmlTextWriterEndElement(w);
+		for (uint32_t ch = nd->child; ch; ch = vp_stack_tree_node(t, ch)->next)
+			todo[ntodo++] = ch;
+		for (size_t a = first, b = ntodo - (ntodo > first); ntodo > first && a < b; a++, b--) {
+			uint32_t x = todo[a];
+			todo[a] = todo[b];
+			todo[b] = x;
+		}
+	}
+	xmlTextWriterEndElement(w);
+out:
+	free(number);
+	free(samples);
+	free(period);
+	free(todo);
+	return r;
+}
+
 static int write_cmp(FILE *f, const struct vp_comparison *c, const struct vp_out_opts *o, int all)
 {
 	struct xml_out x;
@@ -396,7 +484,7 @@ static int write_cmp(FILE *f, const struct vp_comparison *c, const struct vp_out
 	if (c->key & VP_KEY_DOMAIN)
 		strcat(key, ",domain");
 	attr(x.w, "key", key);
-	attr(x.w, "value", c->value == VP_VALUE_SAMPLES ? "samples" : "period");
+	attr(x.w, "value", vp_value_word(c->value));
 	attr(x.w, "rank", vp_rank_name(c->rank));
 	attr_f(x.w, "alpha", "%.12g", c->alpha);
 	write_sides(x.w, c);
@@ -426,10 +514,18 @@ static int write_cmp(FILE *f, const struct vp_comparison *c, const struct vp_out
 		attr_u64(x.w, "rows", ev->total_rows);
 		if (ev->noise_floor >= 0)
 			attr_u64(x.w, "noise-floor", (uint64_t)ev->noise_floor);
+		if (ev->children)
+			attr(x.w, "children", "true");
 		write_totals(x.w, c, ev);
 		for (size_t i = 0; i < rows; i++)
 			/* a saved comparison keeps names whole: the chart shortens them */
 			write_row(x.w, c, ev, &ev->rows[i], all || (o && o->full_names));
+		/* the saved comparison keeps the call stacks, for the flame graph */
+		if (all && ev->stacks && write_stacks(x.w, c, ev->stacks) < 0) {
+			xmlFreeTextWriter(x.w);
+			xmlBufferFree(x.buf);
+			return -ENOMEM;
+		}
 		xmlTextWriterEndElement(x.w);
 	}
 	return xml_end(&x, f);

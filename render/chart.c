@@ -22,24 +22,35 @@ void vp_chart_opts_init(struct vp_chart_opts *o)
 	o->dpi = 96;
 }
 
-static const struct { const char *name; unsigned bit; } fmts[] = {
+struct named_bit {
+	const char *name;
+	unsigned bit;
+};
+
+static const struct named_bit fmts[] = {
 	{ "svg", VP_FMT_SVG }, { "png", VP_FMT_PNG }, { "pdf", VP_FMT_PDF }, { "eps", VP_FMT_EPS },
 };
 
-int vp_chart_formats_parse(const char *s, unsigned *mask)
+/* "a,b,c" of the names in v into a mask of their bits; -1 on an unknown name. */
+static int parse_list(const char *s, const struct named_bit *v, size_t n, unsigned *mask)
 {
 	*mask = 0;
 	while (*s) {
-		size_t n = strcspn(s, ","), i;
-		for (i = 0; i < sizeof(fmts) / sizeof(*fmts); i++)
-			if (strlen(fmts[i].name) == n && !strncmp(s, fmts[i].name, n))
+		size_t len = strcspn(s, ","), i;
+		for (i = 0; i < n; i++)
+			if (strlen(v[i].name) == len && !strncmp(s, v[i].name, len))
 				break;
-		if (i == sizeof(fmts) / sizeof(*fmts))
+		if (i == n)
 			return -1;
-		*mask |= fmts[i].bit;
-		s += n + (s[n] == ',');
+		*mask |= v[i].bit;
+		s += len + (s[len] == ',');
 	}
 	return *mask ? 0 : -1;
+}
+
+int vp_chart_formats_parse(const char *s, unsigned *mask)
+{
+	return parse_list(s, fmts, sizeof(fmts) / sizeof(*fmts), mask);
 }
 
 /* EVENT-KIND.EXT, the event name made safe for a file name. */
@@ -210,50 +221,122 @@ static int enrich(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
 	return 0;
 }
 
-/* One chart (an event's, or side's waterfall when e is NULL) in every format
- * asked for, each file written and remembered in *written. */
-static int draw(const struct vp_comparison *cmp, const struct vp_cmp_event *e, size_t side,
-		unsigned kind, const char *kname, const struct vp_chart_opts *o, char ***written,
-		size_t *nwritten, struct vp_error *err)
+/* One run of vp_chart_render: the files written so far, removed again with
+ * the directories it made when a later one fails (all or nothing). */
+struct run {
+	const struct vp_chart_opts *o;
+	struct vp_error *err;
+	char **written;
+	size_t nwritten, first;
+};
+
+/* Write one chart's bytes (r: how drawing them went) as DIR/EVENT-KIND.FMT. */
+static int emit(struct run *R, const char *event, const char *kind, size_t f, struct vp_membuf *b,
+		int r)
+{
+	char path[4096];
+
+	file_name(path, sizeof(path), R->o->outdir, event, kind, fmts[f].name);
+	if (r < 0) {
+		free(b->p);
+		return vp_errorf(R->err, r, "'%s': cannot draw the chart: %s", path, strerror(-r));
+	}
+	r = write_file(path, b->p, b->n, R->err);
+	free(b->p);
+	char **v = r < 0 ? NULL : realloc(R->written, (R->nwritten + 1) * sizeof(*v));
+	if (r >= 0 && (!v || !(v[R->nwritten] = strdup(path)))) {
+		if (v)
+			R->written = v;
+		r = vp_errorf(R->err, -ENOMEM, "'%s': out of memory", path);
+		unlink(path);
+	} else if (r >= 0) {
+		R->written = v;
+		R->nwritten++;
+	}
+	return r;
+}
+
+/* One chart (an event's, or a side's waterfall when e is NULL) in every
+ * format asked for. */
+static int draw(struct run *R, const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+		size_t side, unsigned kind, const char *kname)
 {
 	char time_name[256];
-	char path[4096];
 	int r = 0;
 
+	/* time-waterfall, or with more sides time-LABEL-waterfall */
+	snprintf(time_name, sizeof(time_name), cmp->nsides > 2 ? "time-%s" : "time", cmp->label[side]);
 	for (size_t f = 0; f < sizeof(fmts) / sizeof(*fmts) && r >= 0; f++) {
 		struct vp_membuf b = { 0 };
 		struct marks m = { 0 };
 		double w, h;
 
-		if (!(o->formats & fmts[f].bit))
+		if (!(R->o->formats & fmts[f].bit))
 			continue;
-		r = vp_render_format(cmp, e, side, o, kind, fmts[f].bit, &b,
+		r = vp_render_format(cmp, e, side, R->o, kind, fmts[f].bit, &b,
 				     fmts[f].bit == VP_FMT_SVG ? &m : NULL, &w, &h);
 		if (r >= 0 && fmts[f].bit == VP_FMT_SVG)
-			r = enrich(cmp, e, side, o, kname, &b, &m, w, h);
+			r = enrich(cmp, e, side, R->o, kname, &b, &m, w, h);
 		vp_marks_free(&m);
-		/* time-waterfall, or with more sides time-LABEL-waterfall */
-		snprintf(time_name, sizeof(time_name), cmp->nsides > 2 ? "time-%s" : "time",
-			 cmp->label[side]);
-		file_name(path, sizeof(path), o->outdir, e ? e->name : time_name, kname, fmts[f].name);
-		if (r < 0) {
-			free(b.p);
-			return vp_errorf(err, r, "'%s': cannot draw the chart: %s", path, strerror(-r));
-		}
-		r = write_file(path, b.p, b.n, err);
-		free(b.p);
-		char **v = r < 0 ? NULL : realloc(*written, (*nwritten + 1) * sizeof(*v));
-		if (r >= 0 && (!v || !(v[*nwritten] = strdup(path)))) {
-			if (v)
-				*written = v;
-			r = vp_errorf(err, -ENOMEM, "'%s': out of memory", path);
-			unlink(path);
-		} else if (r >= 0) {
-			*written = v;
-			(*nwritten)++;
-		}
+		r = emit(R, e ? e->name : time_name, kname, f, &b, r);
 	}
 	return r;
+}
+
+static int run_begin(struct run *R, const struct vp_chart_opts *o, struct vp_error *err)
+{
+	*R = (struct run){ o, err, NULL, 0, 0 };
+	return make_dirs(o->outdir, &R->first, err);
+}
+
+static int run_end(struct run *R, int r)
+{
+	for (size_t i = 0; i < R->nwritten; i++) {
+		if (r < 0)
+			unlink(R->written[i]);
+		else if (R->o->wrote)
+			R->o->wrote(R->written[i], R->o->wrote_ctx);
+		free(R->written[i]);
+	}
+	free(R->written);
+	if (r < 0)
+		remove_dirs(R->o->outdir, R->first);
+	return r < 0 ? r : 0;
+}
+
+/* A flame graph in every format asked for. */
+static int flame(struct run *R, const struct vp_flame_src *src, size_t other, const char *kind)
+{
+	const struct vp_chart_opts *o = R->o;
+	struct vp_flame_layout L;
+	int r;
+
+	if ((r = vp_flame_layout(src, other, o, &L, R->err)) == -ENODATA && src->nsides > 1) {
+		/* an event one side did not record: its other charts say so */
+		vp_warn("no flame graph of %s", R->err->msg);
+		return 0;
+	}
+	if (r < 0)
+		return r;
+	for (size_t f = 0; f < sizeof(fmts) / sizeof(*fmts) && r >= 0; f++) {
+		struct vp_membuf b = { 0 };
+
+		if (!(o->formats & fmts[f].bit))
+			continue;
+		r = vp_flame_render(&L, o, fmts[f].bit, &b);
+		r = emit(R, src->event, kind, f, &b, r);
+	}
+	vp_flame_layout_free(&L);
+	return r;
+}
+
+int vp_chart_kinds_parse(const char *s, unsigned *mask)
+{
+	static const struct named_bit kinds[] = {
+		{ "bar", VP_CHART_BAR }, { "circle", VP_CHART_CIRCLE },
+		{ "waterfall", VP_CHART_WATERFALL }, { "flame", VP_CHART_FLAME },
+	};
+	return parse_list(s, kinds, sizeof(kinds) / sizeof(*kinds), mask);
 }
 
 int vp_chart_render(const struct vp_comparison *cmp, const struct vp_chart_opts *o, struct vp_error *err)
@@ -261,34 +344,63 @@ int vp_chart_render(const struct vp_comparison *cmp, const struct vp_chart_opts 
 	static const struct { unsigned bit; const char *name; } kinds[] = {
 		{ VP_CHART_BAR, "bar" }, { VP_CHART_CIRCLE, "circle" },
 	};
-	char **written = NULL;	/* this run's files, removed again if a later one fails */
-	size_t nwritten = 0, first;
 	struct vp_time_split split;
 	struct vp_error serr = { 0 };
+	struct run R;
 	int r;
 
-	if ((r = make_dirs(o->outdir, &first, err)) < 0)
+	if ((r = run_begin(&R, o, err)) < 0)
 		return r;
-	for (size_t i = 0; i < cmp->nevents && r >= 0; i++)
+	for (size_t i = 0; i < cmp->nevents && r >= 0; i++) {
+		const struct vp_cmp_event *e = &cmp->events[i];
 		for (size_t k = 0; k < 2 && r >= 0; k++)
 			if (o->kinds & kinds[k].bit)
-				r = draw(cmp, &cmp->events[i], 0, kinds[k].bit, kinds[k].name, o, &written,
-					 &nwritten, err);
+				r = draw(&R, cmp, e, 0, kinds[k].bit, kinds[k].name);
+		if ((o->kinds & VP_CHART_FLAME) && e->stacks && r >= 0) {
+			/* the baseline against the second side, or against the side
+			 * --flame-width names */
+			size_t other = 1;
+			for (size_t s = 2; o->flame_width && s < cmp->nsides; s++)
+				if (!strcmp(o->flame_width, cmp->label[s]))
+					other = s;
+			struct vp_flame_src src = { e->stacks, cmp->nsides, cmp->first_run, cmp->label,
+						    e->name, vp_value_self(cmp->value) };
+			r = flame(&R, &src, other, "flame");
+		}
+	}
 	/* where the time went, for each side whose recordings say (and the baseline's) */
 	for (size_t side = 1; side < cmp->nsides && r >= 0 && (o->kinds & VP_CHART_WATERFALL); side++)
 		if (vp_cmp_time_split(cmp, side, &split, &serr) == 0)
-			r = draw(cmp, NULL, side, VP_CHART_WATERFALL, "waterfall", o, &written, &nwritten,
-				 err);
-	/* all or nothing: a failed run leaves none of its files, nor its directories */
-	for (size_t i = 0; i < nwritten; i++) {
-		if (r < 0)
-			unlink(written[i]);
-		else if (o->wrote)
-			o->wrote(written[i], o->wrote_ctx);
-		free(written[i]);
+			r = draw(&R, cmp, NULL, side, VP_CHART_WATERFALL, "waterfall");
+	return run_end(&R, r);
+}
+
+/* A profile's label on a chart: its stored label, else its file's name. */
+static const char *profile_label(const struct vp_profile *p)
+{
+	const char *s = p->meta.label ? p->meta.label : p->meta.source, *slash;
+
+	if (!s)
+		return NULL;
+	slash = strrchr(s, '/');
+	return slash && !p->meta.label ? slash + 1 : s;
+}
+
+int vp_chart_render_profile(const struct vp_profile *p, const struct vp_chart_opts *o,
+			    struct vp_error *err)
+{
+	struct run R;
+	int r;
+
+	if ((r = run_begin(&R, o, err)) < 0)
+		return r;
+	for (size_t i = 0; i < p->ntables && r >= 0; i++) {
+		const struct vp_event_table *t = p->tables[i];
+		const char *label[1] = { profile_label(p) };
+		struct vp_flame_src src = { t->stacks, 1, NULL, label, t->name, o->value };
+		if (!t->stacks || !t->total_samples)
+			continue;
+		r = flame(&R, &src, 0, "flame");
 	}
-	free(written);
-	if (r < 0)
-		remove_dirs(o->outdir, first);
-	return r < 0 ? r : 0;
+	return run_end(&R, r);
 }

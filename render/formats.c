@@ -53,58 +53,75 @@ static void eps_drop_date(struct vp_membuf *b)
 	}
 }
 
+int vp_surface_begin(struct vp_surface *sf, unsigned fmt, double w, double h, double dpi,
+		     struct vp_membuf *b, struct marks *m)
+{
+	cairo_surface_t *s;
+
+	*sf = (struct vp_surface){ .fmt = fmt, .b = b, .c = { NULL, w, h, m } };
+	if (fmt == VP_FMT_PNG) {
+		double k = dpi > 0 ? dpi / 96.0 : 1;
+		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(w * k), (int)ceil(h * k));
+		sf->c.cr = cairo_create(s);
+		cairo_scale(sf->c.cr, k, k);
+	} else if (fmt == VP_FMT_SVG) {
+		s = cairo_svg_surface_create_for_stream(mem_write, b, w, h);
+		cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+		sf->c.cr = cairo_create(s);
+	} else if (fmt == VP_FMT_PDF) {
+		s = cairo_pdf_surface_create_for_stream(mem_write, b, w, h);
+		/* a fixed date: the same comparison gives the same file */
+		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, "2000-01-01T00:00:00Z");
+		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "vmprof");
+		sf->c.cr = cairo_create(s);
+	} else {
+		s = cairo_ps_surface_create_for_stream(mem_write, b, w, h);
+		cairo_ps_surface_set_eps(s, 1);
+		sf->c.cr = cairo_create(s);
+	}
+	sf->s = s;
+	cairo_set_source_rgb(sf->c.cr, 1, 1, 1);
+	cairo_paint(sf->c.cr);
+	return cairo_status(sf->c.cr) == CAIRO_STATUS_SUCCESS ? 0 : -ENOMEM;
+}
+
+int vp_surface_end(struct vp_surface *sf, int r)
+{
+	struct vp_membuf *b = sf->b;
+	cairo_surface_t *s = sf->s;
+
+	if (cairo_status(sf->c.cr) != CAIRO_STATUS_SUCCESS && r >= 0)
+		r = -ENOMEM;
+	cairo_destroy(sf->c.cr);
+	if (sf->fmt == VP_FMT_PNG && r >= 0 && cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
+		cairo_surface_write_to_png_stream(s, mem_write, b);
+	cairo_surface_finish(s);
+	if (r >= 0 && (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS || b->oom))
+		r = -ENOMEM;
+	cairo_surface_destroy(s);
+	if (r >= 0 && sf->fmt == VP_FMT_EPS)
+		eps_drop_date(b);
+	return r;
+}
+
 int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event *e, size_t side,
 		     const struct vp_chart_opts *o, unsigned kind, unsigned fmt, struct vp_membuf *b,
 		     struct marks *m, double *wp, double *hp)
 {
 	double w = o->width > 0 ? o->width : 1000, h;
-	cairo_surface_t *s;
 	struct vp_time_split split;
 	struct vp_error err = { 0 };
+	struct vp_surface sf;
 	int r;
 
 	if (kind == VP_CHART_WATERFALL && (r = vp_cmp_time_split(cmp, side, &split, &err)) < 0)
 		return r;
 	h = kind == VP_CHART_BAR ? vp_bar_height(e, o) : kind == VP_CHART_CIRCLE ? vp_circle_height(e, o) :
 	    vp_waterfall_height(&split, o);
-	struct canvas c = { NULL, w, h, m };
-
 	*wp = w;
 	*hp = h;
-	if (fmt == VP_FMT_PNG) {
-		double k = o->dpi > 0 ? o->dpi / 96.0 : 1;
-		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(w * k), (int)ceil(h * k));
-		c.cr = cairo_create(s);
-		cairo_scale(c.cr, k, k);
-	} else if (fmt == VP_FMT_SVG) {
-		s = cairo_svg_surface_create_for_stream(mem_write, b, w, h);
-		cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
-		c.cr = cairo_create(s);
-	} else if (fmt == VP_FMT_PDF) {
-		s = cairo_pdf_surface_create_for_stream(mem_write, b, w, h);
-		/* a fixed date: the same comparison gives the same file */
-		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, "2000-01-01T00:00:00Z");
-		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "vmprof");
-		c.cr = cairo_create(s);
-	} else {
-		s = cairo_ps_surface_create_for_stream(mem_write, b, w, h);
-		cairo_ps_surface_set_eps(s, 1);
-		c.cr = cairo_create(s);
-	}
-	cairo_set_source_rgb(c.cr, 1, 1, 1);
-	cairo_paint(c.cr);
-	r = kind == VP_CHART_BAR ? vp_draw_bar(&c, cmp, e, o) : kind == VP_CHART_CIRCLE ?
-	    vp_draw_circle(&c, cmp, e, o) : vp_draw_waterfall(&c, cmp, side, &split, o);
-	if (cairo_status(c.cr) != CAIRO_STATUS_SUCCESS && r >= 0)
-		r = -ENOMEM;
-	cairo_destroy(c.cr);
-	if (fmt == VP_FMT_PNG && r >= 0 && cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
-		cairo_surface_write_to_png_stream(s, mem_write, b);
-	cairo_surface_finish(s);
-	if (r >= 0 && (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS || b->oom))
-		r = -ENOMEM;
-	cairo_surface_destroy(s);
-	if (r >= 0 && fmt == VP_FMT_EPS)
-		eps_drop_date(b);
-	return r;
+	if ((r = vp_surface_begin(&sf, fmt, w, h, o->dpi, b, m)) >= 0)
+		r = kind == VP_CHART_BAR ? vp_draw_bar(&sf.c, cmp, e, o) : kind == VP_CHART_CIRCLE ?
+		    vp_draw_circle(&sf.c, cmp, e, o) : vp_draw_waterfall(&sf.c, cmp, side, &split, o);
+	return vp_surface_end(&sf, r);
 }

@@ -8,6 +8,7 @@
 #define VP_RENDER_INTERNAL_H
 
 #include <cairo.h>
+#include <libxml/tree.h>
 #include <stddef.h>
 
 #include "chart.h"
@@ -141,12 +142,93 @@ double vp_circle_height(const struct vp_cmp_event *e, const struct vp_chart_opts
 /* 1 when a row's host and guest shares differ by less than sampling noise. */
 int vp_row_is_noise(const struct vp_cmp_event *e, const struct vp_cmp_row *r);
 
+struct vp_membuf;
+
+/* ---- flame.c: a flame graph's layout (shared by the cairo drawing and the
+ * interactive SVG of flamesvg.c) and its drawing. */
+#define VP_FLAME_ROW 17.0	/* a frame's row: 16 units and a gap */
+#define VP_FLAME_FONT 10.5
+#define VP_FLAME_HEAD 142.0	/* title, what width and colour mean, legend, notes, controls */
+#define VP_FLAME_MIN_WIDTH 0.1	/* narrower frames are left out, with what is above them */
+enum vp_flame_change {
+	VP_CHANGE_NONE = 0,	/* one side: no change to show */
+	VP_CHANGE_NOISE,	/* both sides, the difference within sampling noise */
+	VP_CHANGE_UP,		/* side 1's share larger, beyond noise */
+	VP_CHANGE_DOWN,		/* side 0's share larger, beyond noise */
+	VP_CHANGE_ONLY0,	/* on side 0 only */
+	VP_CHANGE_ONLY1,	/* on side 1 only */
+};
+struct vp_flame_frame {
+	uint32_t node;		/* in the source's tree */
+	double x, w;		/* units, at the full view */
+	int depth;		/* 0 the root */
+	enum vp_flame_change change;
+	double lo, hi;		/* two sides: the 95% interval of the share difference (pp),
+				 * or of the ratio with --flame-norm none */
+};
+struct vp_flame_layout {
+	const struct vp_flame_src *src;
+	int nsides, wside, absolute;	/* nsides 1 or 2: drawn sides, 0 the baseline */
+	size_t side[2];			/* the source's sides they are */
+	const char *label[2];
+	double run_max, run_max_samples;	/* the largest run total (--flame-norm none) */
+	int basis;			/* enum vp_stat_basis of the judgement */
+	double width, height, plot_x, plot_w, top;
+	int max_depth;
+	struct vp_flame_frame *f;	/* every frame drawn, parents before children */
+	size_t n, cap;
+	size_t omitted, hidden;		/* frames too narrow; frames of the other side only */
+	double omitted_share, hidden_share;
+};
+/* The source's side 0 against side other (ignored for one side). */
+int vp_flame_layout(const struct vp_flame_src *src, size_t other, const struct vp_chart_opts *o,
+		    struct vp_flame_layout *L, struct vp_error *err);
+void vp_flame_layout_free(struct vp_flame_layout *L);
+/* frames 0: the heading alone (the SVG's frames are elements, flamesvg.c) */
+int vp_draw_flame(struct canvas *c, const struct vp_flame_layout *L, const struct vp_chart_opts *o,
+		  int frames);
+uint64_t vp_flame_value(const struct vp_flame_layout *L, size_t node, int side);
+uint64_t vp_flame_samples(const struct vp_flame_layout *L, size_t node, int side);
+double vp_flame_total(const struct vp_flame_layout *L, int side);
+double vp_flame_share(const struct vp_flame_layout *L, size_t node, int side);
+const char *vp_flame_name(const struct vp_flame_layout *L, size_t node);
+double vp_flame_y(const struct vp_flame_layout *L, int depth);
+struct rgb vp_flame_rgb(const struct vp_flame_layout *L, const struct vp_flame_frame *f);
+extern const struct rgb vp_flame_neutral_rgb;
+/* Both sides' exact values, the ratio and the verdict; caller frees. */
+char *vp_flame_tooltip(const struct vp_flame_layout *L, const struct vp_flame_frame *f);
+void vp_flame_title(const struct vp_flame_layout *L, const struct vp_chart_opts *o, char *buf,
+		    size_t size);
+/* The label a frame w units wide shows (empty when none fits). */
+void vp_flame_label(cairo_t *cr, const char *name, double w, char *out, size_t size);
+/* Diagonal hatching and an outline over a box: the mark of one-side frames. */
+void vp_flame_hatch(cairo_t *cr, double x, double y, double w, double h);
+/* ---- flamesvg.c: one flame graph in one format into b (the SVG's frames
+ * as elements, with its script). */
+int vp_flame_render(const struct vp_flame_layout *L, const struct vp_chart_opts *o, unsigned fmt,
+		    struct vp_membuf *b);
+int vp_flame_svg(const struct vp_flame_layout *L, const struct vp_chart_opts *o, const char *svg,
+		 size_t len, const struct marks *m, char **out, size_t *out_len);
+/* ---- flamejs.c: the SVG's script and style, written for vmprof. */
+extern const char vp_flame_script[], vp_flame_style[];
+
 /* ---- formats.c: draw one chart in one format into memory. */
 struct vp_membuf {
 	unsigned char *p;
 	size_t n, cap;
 	int oom;
 };
+/* A cairo surface of one format drawing into b (begin), finished and
+ * written out (end, given the drawing's status; returns the final one). */
+struct vp_surface {
+	cairo_surface_t *s;
+	struct canvas c;
+	unsigned fmt;
+	struct vp_membuf *b;
+};
+int vp_surface_begin(struct vp_surface *sf, unsigned fmt, double w, double h, double dpi,
+		     struct vp_membuf *b, struct marks *m);
+int vp_surface_end(struct vp_surface *sf, int r);
 int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event *e, size_t side,
 		     const struct vp_chart_opts *o, unsigned kind, unsigned fmt, struct vp_membuf *b,
 		     struct marks *m, double *w, double *h);
@@ -155,5 +237,18 @@ int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event 
  * real text and a viewBox. */
 int vp_svg_enrich(const char *svg, size_t len, const struct marks *m, const char *title,
 		  const char *desc, double w, double h, char **out, size_t *out_len);
+/* The same in steps, for charts that add more (the flame graph's frames and
+ * script): parse and enrich (NULL when cairo's SVG does not parse or memory
+ * runs out), then serialise and free the document. */
+xmlDocPtr vp_svg_parse(const char *svg, size_t len, const struct marks *m, const char *title,
+		       const char *desc, double w, double h);
+int vp_svg_dump(xmlDocPtr doc, char **out, size_t *out_len);
+/* Text from a file made valid XML text (U+FFFD for what is not UTF-8, no
+ * control characters but tab and newline); caller frees. NULL on ENOMEM. */
+xmlChar *vp_svg_clean(const char *s);
+/* A child element holding text (through libxml2: escaped, never markup),
+ * and a number attribute written "%.3f". */
+void vp_svg_text_child(xmlNodePtr parent, const char *name, const char *text);
+void vp_svg_num(xmlNodePtr n, const char *attr, double v);
 
 #endif

@@ -16,7 +16,7 @@
 
 /* Tooltip text must be valid XML text: drop control characters and bytes
  * that are not UTF-8 (symbol names come from untrusted files). */
-static xmlChar *clean(const char *s)
+xmlChar *vp_svg_clean(const char *s)
 {
 	size_t n = strlen(s);
 	char *o = malloc(n * 3 + 1), *p = o;
@@ -47,16 +47,16 @@ static xmlChar *clean(const char *s)
 	return (xmlChar *)o;
 }
 
-static void add_text_child(xmlNodePtr parent, const char *name, const char *text)
+void vp_svg_text_child(xmlNodePtr parent, const char *name, const char *text)
 {
-	xmlChar *t = clean(text);
+	xmlChar *t = vp_svg_clean(text);
 	xmlNodePtr n = xmlNewNode(parent->ns, BAD_CAST name);
 	xmlNodeAddContent(n, t);
 	xmlAddChild(parent, n);
 	free(t);
 }
 
-static void set_num(xmlNodePtr n, const char *attr, double v)
+void vp_svg_num(xmlNodePtr n, const char *attr, double v)
 {
 	char b[64];
 	snprintf(b, sizeof(b), "%.3f", v);
@@ -117,27 +117,24 @@ static char *renumber_surfaces(const char *svg, size_t len, size_t *out_len)
 	return out;
 }
 
-int vp_svg_enrich(const char *svg, size_t len, const struct marks *m, const char *title,
-		  const char *desc, double w, double h, char **out, size_t *out_len)
+xmlDocPtr vp_svg_parse(const char *svg, size_t len, const struct marks *m, const char *title,
+		       const char *desc, double w, double h)
 {
 	xmlDocPtr doc;
 	xmlNodePtr root, data, texts, words, first;
-	xmlChar *mem = NULL;
-	int size = 0;
 	char vb[128], d[1024];
-
 	size_t rlen;
 	char *renum;
 
 	if (len > INT32_MAX)
-		return -EFBIG;
+		return NULL;
 	if (!(renum = renumber_surfaces(svg, len, &rlen)))
-		return -ENOMEM;
+		return NULL;
 	doc = xmlReadMemory(renum, (int)rlen, "chart.svg", NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
 			    XML_PARSE_NOWARNING | XML_PARSE_HUGE);
 	free(renum);
 	if (!doc)
-		return -EINVAL;
+		return NULL;
 	root = xmlDocGetRootElement(doc);
 	snprintf(vb, sizeof(vb), "0 0 %g %g", w, h);
 	xmlSetProp(root, BAD_CAST "viewBox", BAD_CAST vb);
@@ -145,11 +142,11 @@ int vp_svg_enrich(const char *svg, size_t len, const struct marks *m, const char
 	/* <title> and <desc> first, where assistive tools look. */
 	first = root->children;
 	xmlNodePtr t = xmlNewNode(root->ns, BAD_CAST "title");
-	xmlChar *ct = clean(title);
+	xmlChar *ct = vp_svg_clean(title);
 	xmlNodeAddContent(t, ct);
 	free(ct);
 	xmlNodePtr ds = xmlNewNode(root->ns, BAD_CAST "desc");
-	xmlChar *cd = clean(desc);
+	xmlChar *cd = vp_svg_clean(desc);
 	xmlNodeAddContent(ds, cd);
 	free(cd);
 	if (first) {
@@ -190,30 +187,38 @@ int vp_svg_enrich(const char *svg, size_t len, const struct marks *m, const char
 			xmlSetProp(n, BAD_CAST "d", BAD_CAST d);
 		}
 		if (k->kind != MARK_SLICE) {
-			set_num(n, "x", k->x);
-			set_num(n, "y", k->y);
-			set_num(n, "width", k->w);
-			set_num(n, "height", k->h);
+			vp_svg_num(n, "x", k->x);
+			vp_svg_num(n, "y", k->y);
+			vp_svg_num(n, "width", k->w);
+			vp_svg_num(n, "height", k->h);
 		}
 		if (k->side >= 0)
 			xmlSetProp(n, BAD_CAST "data-side", BAD_CAST(k->side ? "guest" : "host"));
 		if (k->kind != MARK_TEXT)
-			set_num(n, "data-value", k->value);
+			vp_svg_num(n, "data-value", k->value);
 		if (k->kind == MARK_TEXT && k->title) {
-			xmlChar *t = clean(k->title);
+			xmlChar *t = vp_svg_clean(k->title);
 			xmlSetProp(n, BAD_CAST "data-text", t);
 			xmlNodePtr w = xmlNewChild(words, root->ns, BAD_CAST "text", NULL);
-			set_num(w, "x", k->x);
-			set_num(w, "y", k->baseline);
-			set_num(w, "font-size", k->font_size);
+			vp_svg_num(w, "x", k->x);
+			vp_svg_num(w, "y", k->baseline);
+			vp_svg_num(w, "font-size", k->font_size);
 			if (k->bold)
 				xmlSetProp(w, BAD_CAST "font-weight", BAD_CAST "bold");
 			xmlNodeAddContent(w, t);
 			free(t);
 		} else if (k->title) {
-			add_text_child(n, "title", k->title);
+			vp_svg_text_child(n, "title", k->title);
 		}
 	}
+	return doc;
+}
+
+int vp_svg_dump(xmlDocPtr doc, char **out, size_t *out_len)
+{
+	xmlChar *mem = NULL;
+	int size = 0;
+
 	xmlDocDumpFormatMemoryEnc(doc, &mem, &size, "UTF-8", 0);
 	xmlFreeDoc(doc);
 	if (!mem)
@@ -227,4 +232,16 @@ int vp_svg_enrich(const char *svg, size_t len, const struct marks *m, const char
 	*out_len = (size_t)size;
 	xmlFree(mem);
 	return 0;
+}
+
+int vp_svg_enrich(const char *svg, size_t len, const struct marks *m, const char *title,
+		  const char *desc, double w, double h, char **out, size_t *out_len)
+{
+	xmlDocPtr doc;
+
+	if (len > INT32_MAX)
+		return -EFBIG;
+	if (!(doc = vp_svg_parse(svg, len, m, title, desc, w, h)))
+		return -EINVAL;
+	return vp_svg_dump(doc, out, out_len);
 }

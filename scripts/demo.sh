@@ -148,5 +148,6 @@ echo "  host/*.out, guest/*.out     what each workload printed, run after run (a
 echo "  *.txt, *.cmp.xml            the comparisons (tables above; full comparison for vmprof chart)"
 echo "  *.time.csv                  where the time went, host against guest (compare --time-split --format csv)"
 echo "  tables/                     the I/O tables in bytes (report --weight ret), one per run, and per function (report --io)"
-echo "  charts/<workload>/          bar and circle charts and the time waterfall, SVG and PNG"
+echo "  charts/<workload>/          bar and circle charts and the time waterfall, SVG and PNG; matmul (recorded with -g)"
+echo "                              also a differential flame graph: open cpu-clock-flame.svg in a browser"
 say "finished in $(( $(date +%s) - t0 ))s"

@@ -32,3 +32,13 @@ need_perf() {
 		skip "perf cannot record here (perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid))"
 	rm -f "$WORK/.probe.data"
 }
+# py_with MODULE...: print a python3 that imports them all, or fail (Debian's
+# modules are for Debian's /usr/bin/python3; one earlier in PATH may lack them)
+py_with() {
+	local p mods
+	mods=$(IFS=,; echo "$*")
+	for p in python3 /usr/bin/python3; do
+		if "$p" -c "import $mods" 2>/dev/null; then echo "$p"; return 0; fi
+	done
+	return 1
+}

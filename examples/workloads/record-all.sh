@@ -38,8 +38,9 @@ run() {	# run NAME EVENTS [RECORD-OPTIONS...] -- WORKLOAD ARGS...
 	rmdir "$out/$name.runs"
 }
 
-# cpu-clock: the PAPI-V timing experiment, time per function.
-run matmul cpu-clock -- "$bin/matmul" "${VP_MATMUL_N:-400}"
+# cpu-clock: the PAPI-V timing experiment, time per function; with call
+# stacks (-g), so the comparison draws a differential flame graph.
+run matmul cpu-clock -g -- "$bin/matmul" "${VP_MATMUL_N:-400}"
 # Faults stand in for dTLB counters where no PMU exists.
 run memwalk cpu-clock,page-faults,minor-faults -- "$bin/memwalk" "${VP_MEMWALK_MIB:-32}" "${VP_MEMWALK_ROUNDS:-2}"
 # Two switches a round; cpu-clock shows where the kernel spends them, and

@@ -25,6 +25,7 @@ struct entry {
 	char domain;
 	size_t run;
 	uint64_t samples, period;
+	uint64_t children_samples, children_period;
 };
 
 static int key_cmp(const struct entry *a, const struct entry *b, unsigned join_key)
@@ -84,7 +85,8 @@ static int add_entries(struct entry **v, size_t *n, size_t *cap, const struct vp
 			*cap = nc;
 		}
 		(*v)[(*n)++] = (struct entry){ r->symbol, r->dso, r->dso ? vp_dso_short_name(r->dso) : NULL,
-					       r->domain, run, r->samples, r->period };
+					       r->domain, run, r->samples, r->period,
+					       r->children_samples, r->children_period };
 	}
 	return 0;
 }
@@ -115,6 +117,11 @@ static int join_event(struct vp_comparison *c, struct vp_cmp_event *e,
 		for (; j < n && key_cmp(&v[i], &v[j], key) == 0; j++) {
 			r->run_samples[v[j].run] += v[j].samples;
 			r->run_period[v[j].run] += v[j].period;
+			/* rows of one key in one run (a coarser join key) are apart on a
+			 * stack: their inclusive counts only bound the key's; the join keys
+			 * inclusive counts when its key is the tables' own (sym) */
+			r->run_children_samples[v[j].run] += v[j].children_samples;
+			r->run_children_period[v[j].run] += v[j].children_period;
 			/* the heaviest contributor names the fields outside the key */
 			if (v[j].period > rep->period)
 				rep = &v[j];
@@ -163,6 +170,38 @@ static const char *default_label(const struct vp_comparison *c, size_t s)
 	return s == VP_HOST ? "host" : s == VP_GUEST ? "guest" : "side";
 }
 
+/* The event's inclusive counts and call stacks, from runs that have them:
+ * counts when every run that recorded the event has them, stacks merged
+ * with a column per run when any run recorded callchains (a run without
+ * has an empty column). */
+static int join_stacks(struct vp_comparison *c, struct vp_cmp_event *e,
+		       const struct vp_event_table *const *t)
+{
+	int any = 0, all = 1;
+
+	for (size_t k = 0; k < c->nruns; k++) {
+		if (!t[k])
+			continue;
+		any |= t[k]->stacks && t[k]->callchains;
+		all &= t[k]->children;
+	}
+	e->children = all;
+	if (!all)
+		for (size_t i = 0; i < e->total_rows; i++)
+			for (size_t k = 0; k < c->nruns; k++)
+				e->rows[i].run_children_samples[k] = e->rows[i].run_children_period[k] = 0;
+	if (!any)
+		return 0;
+	if (!(e->stacks = vp_stack_tree_new(c->nruns, c->pool)))
+		return -ENOMEM;
+	for (size_t k = 0; k < c->nruns; k++)
+		if (t[k] && t[k]->stacks && t[k]->callchains &&
+		    vp_stack_tree_merge(e->stacks, k, t[k]->stacks, 0) < 0)
+			return -ENOMEM;
+	vp_stack_tree_sort(e->stacks);
+	return 0;
+}
+
 /* Events in the order the runs list them: the baseline's first run's, then
  * each later run's own. */
 static int join_events(struct vp_comparison *c, const struct vp_profile *const *runs,
@@ -199,7 +238,7 @@ static int join_events(struct vp_comparison *c, const struct vp_profile *const *
 				if (!e->side_name[s])
 					e->side_name[s] = copy(c, t[j]->name, &oom);
 			}
-			if (oom || join_event(c, e, t, c->key) < 0)
+			if (oom || join_event(c, e, t, c->key) < 0 || join_stacks(c, e, t) < 0)
 				r = -ENOMEM;
 		}
 	}

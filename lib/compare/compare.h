@@ -50,6 +50,12 @@ struct vp_cmp_row {
 	uint64_t *period;	/* [nsides] */
 	uint64_t *run_samples;	/* [nruns]: each run's own, 0 where the row is absent */
 	uint64_t *run_period;	/* [nruns] */
+	/* inclusive counts (perf report --children) when the event has children:
+	 * per side the sum over its runs, and per run */
+	uint64_t *children_samples;	/* [nsides] */
+	uint64_t *children_period;	/* [nsides] */
+	uint64_t *run_children_samples;	/* [nruns] */
+	uint64_t *run_children_period;	/* [nruns] */
 	struct vp_stat_result *stat;	/* [nsides]: side s against the baseline (s >= 1)
 					   when the event's stat_ok[s]; [0] unused */
 };
@@ -66,6 +72,9 @@ struct vp_cmp_event {
 	uint64_t *run_total_period;	/* [nruns] */
 	int *stat_ok;			/* [nsides]: rows' stat[s] is computed (s >= 1) */
 	long noise_floor;		/* rows significant in the baseline's A/A split; -1: not computed */
+	int children;			/* rows carry inclusive counts: every run's table had them */
+	struct vp_stack_tree *stacks;	/* the runs' call stacks merged, a value column per run
+					   (NULL: no run had them); owned, names in the pool */
 	size_t total_rows;		/* rows of the full join, before any top-N cut */
 	struct vp_cmp_row *rows;
 	size_t nrows;
@@ -156,6 +165,10 @@ size_t vp_cmp_side_runs(const struct vp_comparison *c, size_t side);
 /* Side s's sums (the comparison's integers). */
 uint64_t vp_cmp_value(const struct vp_cmp_row *r, size_t s, enum vp_value v);
 uint64_t vp_cmp_total(const struct vp_cmp_event *e, size_t s, enum vp_value v);
+/* Run k's own value of a row and the event's total in run k; any value,
+ * own or inclusive (whose totals are the own ones: each sample counts once). */
+uint64_t vp_cmp_run_value(const struct vp_cmp_row *r, size_t k, enum vp_value v);
+uint64_t vp_cmp_run_total(const struct vp_cmp_event *e, size_t k, enum vp_value v);
 /* Side s's mean per run (of the runs that recorded the event), 0 without any. */
 double vp_cmp_mean(const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
 		   enum vp_value v);

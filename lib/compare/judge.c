@@ -31,13 +31,15 @@ static int matrix(const struct vp_comparison *c, const struct vp_cmp_event *e, s
 	for (size_t k = c->first_run[s]; k < c->first_run[s + 1]; k++) {
 		if (!e->run_present[k])
 			continue;
-		int by_samples = c->value == VP_VALUE_SAMPLES;
-		total[j] = (double)(by_samples ? e->run_total_samples[k] : e->run_total_period[k]);
+		/* inclusive values are judged by the samples that carry them */
+		enum vp_value count = VP_VALUE_IS_CHILDREN(c->value) ? VP_VALUE_CHILDREN_SAMPLES
+								     : VP_VALUE_SAMPLES;
+		total[j] = (double)vp_cmp_run_total(e, k, c->value);
 		total_samples[j] = (double)e->run_total_samples[k];
 		for (size_t r = 0; r < rows; r++) {
 			const struct vp_cmp_row *row = &e->rows[r];
-			value[r * n + j] = (double)(by_samples ? row->run_samples[k] : row->run_period[k]);
-			samples[r * n + j] = (double)row->run_samples[k];
+			value[r * n + j] = (double)vp_cmp_run_value(row, k, c->value);
+			samples[r * n + j] = (double)vp_cmp_run_value(row, k, count);
 		}
 		j++;
 	}

@@ -43,6 +43,7 @@ struct vp_comparison *vp_comparison_new(size_t nsides, const size_t *runs_per_si
 
 static void event_free(struct vp_cmp_event *e)
 {
+	vp_stack_tree_free(e->stacks);
 	free(e->rows);
 	free(e->vals_);
 	free(e->stats_);
@@ -110,10 +111,10 @@ int vp_comparison_add_event(struct vp_comparison *c, const char *name)
 	return (int)c->nevents++;
 }
 
-/* Per row: samples and period per side, then per run. */
+/* Per row: samples and period per side, then per run; the same inclusive. */
 static size_t row_stride(const struct vp_cmp_event *e)
 {
-	return 2 * e->nsides_ + 2 * e->nruns_;
+	return 4 * e->nsides_ + 4 * e->nruns_;
 }
 
 static void point_at(struct vp_cmp_event *e, uint64_t *vals, struct vp_stat_result *stats,
@@ -125,6 +126,10 @@ static void point_at(struct vp_cmp_event *e, uint64_t *vals, struct vp_stat_resu
 	r->period = v + e->nsides_;
 	r->run_samples = v + 2 * e->nsides_;
 	r->run_period = r->run_samples + e->nruns_;
+	r->children_samples = r->run_period + e->nruns_;
+	r->children_period = r->children_samples + e->nsides_;
+	r->run_children_samples = r->children_period + e->nsides_;
+	r->run_children_period = r->run_children_samples + e->nruns_;
 	r->stat = stats + slot * e->nsides_;
 }
 
@@ -242,16 +247,28 @@ static int sum_event(struct vp_comparison *c, struct vp_cmp_event *e, struct vp_
 		struct vp_cmp_row *r = &e->rows[i];
 		for (size_t s = 0; s < c->nsides; s++) {
 			r->samples[s] = r->period[s] = 0;
+			r->children_samples[s] = r->children_period[s] = 0;
 			for (size_t k = c->first_run[s]; k < c->first_run[s + 1]; k++) {
-				if (!e->run_present[k] && (r->run_samples[k] || r->run_period[k]))
+				if (!e->run_present[k] && (r->run_samples[k] || r->run_period[k] ||
+							   r->run_children_samples[k] ||
+							   r->run_children_period[k]))
 					return vp_errorf(err, -EINVAL, "event '%s': row '%s' has values in a "
 							 "run without the event", e->name, r->symbol);
 				if (r->run_samples[k] > e->run_total_samples[k] ||
-				    r->run_period[k] > e->run_total_period[k])
+				    r->run_period[k] > e->run_total_period[k] ||
+				    r->run_children_samples[k] > e->run_total_samples[k] ||
+				    r->run_children_period[k] > e->run_total_period[k])
 					return vp_errorf(err, -EINVAL, "event '%s': row '%s' is larger "
 							 "than its run's total", e->name, r->symbol);
+				/* a row's own samples are on its stacks: inclusive holds them */
+				if (e->children && (r->run_children_samples[k] < r->run_samples[k] ||
+						    r->run_children_period[k] < r->run_period[k]))
+					return vp_errorf(err, -EINVAL, "event '%s': row '%s' has inclusive "
+							 "counts below its own", e->name, r->symbol);
 				r->samples[s] += r->run_samples[k];
 				r->period[s] += r->run_period[k];
+				r->children_samples[s] += r->run_children_samples[k];
+				r->children_period[s] += r->run_children_period[k];
 			}
 		}
 	}
@@ -309,13 +326,19 @@ int vp_comparison_relabel(struct vp_comparison *c, const char *const *labels, si
 
 uint64_t vp_cmp_value(const struct vp_cmp_row *r, size_t s, enum vp_value v)
 {
-	return v == VP_VALUE_SAMPLES ? r->samples[s] : r->period[s];
+	switch (v) {
+	case VP_VALUE_SAMPLES: return r->samples[s];
+	case VP_VALUE_CHILDREN: return r->children_period[s];
+	case VP_VALUE_CHILDREN_SAMPLES: return r->children_samples[s];
+	default: return r->period[s];
+	}
 }
 
 uint64_t vp_cmp_total(const struct vp_cmp_event *e, size_t s, enum vp_value v)
 {
-	return v == VP_VALUE_SAMPLES ? e->total_samples[s] : e->total_period[s];
+	return vp_value_self(v) == VP_VALUE_SAMPLES ? e->total_samples[s] : e->total_period[s];
 }
+
 
 double vp_cmp_mean(const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
 		   enum vp_value v)
@@ -336,8 +359,7 @@ double vp_cmp_share(const struct vp_cmp_event *e, const struct vp_cmp_row *r, si
 	if (!e->nruns[s])
 		return 0.0;
 	for (size_t k = e->first_run_[s]; k < e->first_run_[s + 1]; k++) {
-		uint64_t x = v == VP_VALUE_SAMPLES ? r->run_samples[k] : r->run_period[k];
-		uint64_t t = v == VP_VALUE_SAMPLES ? e->run_total_samples[k] : e->run_total_period[k];
+		uint64_t x = vp_cmp_run_value(r, k, v), t = vp_cmp_run_total(e, k, v);
 		if (e->run_present[k] && t)
 			sum += (double)x / (double)t;
 	}

@@ -76,6 +76,7 @@ static void table_free(struct vp_event_table *t)
 		return;
 	free(t->rows);
 	free(t->index);
+	vp_stack_tree_free(t->stacks);
 	free(t);
 }
 
@@ -216,6 +217,8 @@ int vp_table_add(struct vp_event_table *t, const struct vp_row *in)
 	if (r) {
 		r->samples += in->samples;
 		r->period += in->period;
+		r->children_samples += in->children_samples;
+		r->children_period += in->children_period;
 		return (int)(r - t->rows);
 	}
 	if (t->nrows >= INT32_MAX - 1)
@@ -252,14 +255,60 @@ int vp_table_add(struct vp_event_table *t, const struct vp_row *in)
 
 uint64_t vp_row_value(const struct vp_row *r, enum vp_value by)
 {
-	return by == VP_VALUE_SAMPLES ? r->samples : r->period;
+	switch (by) {
+	case VP_VALUE_SAMPLES: return r->samples;
+	case VP_VALUE_CHILDREN: return r->children_period;
+	case VP_VALUE_CHILDREN_SAMPLES: return r->children_samples;
+	default: return r->period;
+	}
 }
 
 double vp_row_share(const struct vp_event_table *t, const struct vp_row *r, enum vp_value by)
 {
-	uint64_t total = by == VP_VALUE_SAMPLES ? t->total_samples : t->total_period;
+	int samples = by == VP_VALUE_SAMPLES || by == VP_VALUE_CHILDREN_SAMPLES;
+	uint64_t total = samples ? t->total_samples : t->total_period;
 
 	return total ? (double)vp_row_value(r, by) / (double)total : 0.0;
+}
+
+enum vp_value vp_value_self(enum vp_value v)
+{
+	return v == VP_VALUE_SAMPLES || v == VP_VALUE_CHILDREN_SAMPLES ? VP_VALUE_SAMPLES : VP_VALUE_PERIOD;
+}
+
+enum vp_value vp_value_children(enum vp_value v)
+{
+	return vp_value_self(v) == VP_VALUE_SAMPLES ? VP_VALUE_CHILDREN_SAMPLES : VP_VALUE_CHILDREN;
+}
+
+static const char *const value_words[] = {
+	[VP_VALUE_PERIOD] = "period", [VP_VALUE_SAMPLES] = "samples",
+	[VP_VALUE_CHILDREN] = "children", [VP_VALUE_CHILDREN_SAMPLES] = "children-samples",
+};
+
+const char *vp_value_word(enum vp_value v)
+{
+	return (unsigned)v < sizeof(value_words) / sizeof(*value_words) ? value_words[v] : "period";
+}
+
+int vp_value_parse(const char *word, enum vp_value *v)
+{
+	for (size_t i = 0; i < sizeof(value_words) / sizeof(*value_words); i++)
+		if (!strcmp(word, value_words[i])) {
+			*v = (enum vp_value)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *vp_value_label(enum vp_value v)
+{
+	switch (v) {
+	case VP_VALUE_SAMPLES: return "samples";
+	case VP_VALUE_CHILDREN: return "children period";
+	case VP_VALUE_CHILDREN_SAMPLES: return "children samples";
+	default: return "period";
+	}
 }
 
 int vp_row_cmp_key(const struct vp_row *a, const struct vp_row *b, unsigned key)
@@ -324,8 +373,13 @@ struct vp_event_table *vp_table_regroup(struct vp_profile *dst, const struct vp_
 	t->lost_samples = src->lost_samples;
 	t->weight = vp_profile_intern(dst, src->weight);
 	t->group = vp_profile_intern(dst, src->group);
+	/* inclusive counts do not add up across a coarser key (two functions of
+	 * one object on one stack would count that sample twice) */
+	t->children = src->children && key == src->key;
 	for (size_t i = 0; i < src->nrows && t->name; i++) {
 		struct vp_row r = src->rows[i];
+		if (!t->children)
+			r.children_samples = r.children_period = 0;
 		r.symbol = vp_profile_intern(dst, r.symbol);
 		r.dso = vp_profile_intern(dst, r.dso);
 		r.comm = vp_profile_intern(dst, r.comm);

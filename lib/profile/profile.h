@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "lib/util/strpool.h"
+#include "stacktree.h"
 
 /* Domains: the letters perf prints in front of a symbol. */
 enum vp_domain {
@@ -34,7 +35,16 @@ enum vp_keyfield {
  * in different objects stay apart. This is the finest default grain. */
 #define VP_KEY_DEFAULT (VP_KEY_SYM | VP_KEY_DSO | VP_KEY_DOMAIN)
 
-enum vp_value { VP_VALUE_PERIOD = 0, VP_VALUE_SAMPLES = 1 };
+/* What shares, ranks and ratios are computed on: a row's own (self) period
+ * or samples, or its inclusive (children) ones, as perf report --children
+ * counts them. Shares are of the event's total either way. */
+enum vp_value {
+	VP_VALUE_PERIOD = 0,
+	VP_VALUE_SAMPLES = 1,
+	VP_VALUE_CHILDREN = 2,		/* inclusive period */
+	VP_VALUE_CHILDREN_SAMPLES = 3,
+};
+#define VP_VALUE_IS_CHILDREN(v) ((v) == VP_VALUE_CHILDREN || (v) == VP_VALUE_CHILDREN_SAMPLES)
 
 /* A row's symbol is the demangled name WITH its parameter list (C++:
  * "ns::f(int const&) const", template return types dropped; Rust: without the
@@ -49,6 +59,12 @@ struct vp_row {
 	char domain;		/* enum vp_domain, 0 if not keyed */
 	uint64_t samples;
 	uint64_t period;
+	/* Inclusive: the samples whose stack holds this row's key anywhere (the
+	 * sampled address or a callchain frame), each sample once even when
+	 * recursive, and their period; perf report --children's column. Zero
+	 * unless the table has children. */
+	uint64_t children_samples;
+	uint64_t children_period;
 };
 
 struct vp_event_table {
@@ -63,6 +79,9 @@ struct vp_event_table {
 	uint64_t total_samples;	/* over every sample of the event, even rows not kept */
 	uint64_t total_period;
 	uint64_t lost_samples;
+	int children;		/* rows carry inclusive counts (loaded with children) */
+	int callchains;		/* recorded with callchains (-g): stacks hold call paths */
+	struct vp_stack_tree *stacks;	/* the event's call stacks, when loaded with them; owned */
 	struct vp_row *rows;
 	size_t nrows, cap;
 	/* open-addressing index over rows (row number + 1; 0 = empty) */
@@ -136,8 +155,9 @@ struct vp_event_table *vp_profile_find(const struct vp_profile *p, const char *n
 /* Drop every table whose event is not in the NULL-terminated names (NULL keeps all). */
 void vp_profile_keep_events(struct vp_profile *p, const char *const *names);
 
-/* Add samples/period to the row matching r's key fields (strings must be
- * interned in the table's profile), creating it as needed; totals follow.
+/* Add samples, period and the children counts to the row matching r's key
+ * fields (strings must be interned in the table's profile), creating it as
+ * needed; the totals follow samples and period (each sample counts once).
  * Returns the row's index, or a negative code. */
 int vp_table_add(struct vp_event_table *t, const struct vp_row *r);
 /* Find the row for a key, NULL if absent. */
@@ -154,6 +174,16 @@ struct vp_event_table *vp_table_regroup(struct vp_profile *dst, const struct vp_
 					unsigned key);
 
 double vp_row_share(const struct vp_event_table *t, const struct vp_row *r, enum vp_value by);
+/* The own (self) value of the same basis (samples or period) as v, and the
+ * inclusive one: --value samples with --children shares children samples. */
+enum vp_value vp_value_self(enum vp_value v);
+enum vp_value vp_value_children(enum vp_value v);
+/* "period", "samples", "children period", "children samples". */
+const char *vp_value_label(enum vp_value v);
+/* The words of --value and the saved comparison: "period", "samples",
+ * "children", "children-samples"; -1 for another word. */
+const char *vp_value_word(enum vp_value v);
+int vp_value_parse(const char *word, enum vp_value *v);
 uint64_t vp_row_value(const struct vp_row *r, enum vp_value by);
 
 /* The letter perf prints for a domain, and the domain for a sample's cpumode

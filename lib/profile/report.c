@@ -14,6 +14,7 @@
 #include "lib/util/namelist.h"
 #include "lib/util/u64map.h"
 #include "lib/perfdata/tracedata.h"
+#include "stacks.h"
 
 void vp_load_opts_init(struct vp_load_opts *o)
 {
@@ -70,6 +71,8 @@ struct loader {
 	int own_frames;		/* a table charges the program's own frame (offcpu-time) */
 	struct row_slot *rows;	/* ROW_CACHE_SIZE of them */
 	struct vp_filter_run filter;
+	struct vp_frame *frames;	/* children or stacks: VP_STACKS_MAX_FRAMES + 1 */
+	struct vp_stack_step *steps;	/* stacks: the same number */
 };
 
 /* The table of an evsel, made on first use (pipe streams add evsels late). */
@@ -105,6 +108,13 @@ static struct vp_event_table *table_make(struct loader *l, const struct vp_evsel
 			unsigned key = has_field && l->o->group_by ? VP_KEY_SYM : l->key;
 			struct vp_event_table *t = vp_profile_table(l->prof, name, key);
 			if (t) {
+				t->children = l->o->children && !(has_field && l->o->group_by);
+				t->callchains = (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+				if ((l->o->children || l->o->stacks) &&
+				    !(ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
+					vp_warn("'%s': '%s' was recorded without callchains (-g): %s",
+						vp_perfdata_path(l->pd), ev->name, l->o->children ?
+						"children equal self" : "every stack is one frame");
 				t->attr_type = ev->attr.type;
 				t->attr_config = ev->attr.config;
 				/* off-CPU time is the program's: where it blocked, not where the kernel did */
@@ -249,6 +259,105 @@ static int count_plain(struct loader *l, struct vp_event_table *t, const struct 
 	return 0;
 }
 
+/* perf report --children keeps this many callchain addresses (its
+ * --max-stack default, PERF_MAX_STACK_DEPTH), the outermost ones: with
+ * --children it reads chains callers first. */
+#define CHILDREN_MAX_STACK 127
+
+static int same_key(const struct vp_row *a, const struct vp_row *b, unsigned key)
+{
+	return (!(key & VP_KEY_SYM) || a->symbol == b->symbol) &&
+	       (!(key & VP_KEY_DSO) || a->dso == b->dso) &&
+	       (!(key & VP_KEY_DOMAIN) || a->domain == b->domain) &&
+	       (!(key & VP_KEY_COMM) || a->comm == b->comm) && (!(key & VP_KEY_PID) || a->pid == b->pid);
+}
+
+/* The same under a comparison's join key, whose objects are short names. */
+static int same_join_key(const struct vp_row *a, const struct vp_row *b, unsigned key)
+{
+	return (!(key & VP_KEY_SYM) || a->symbol == b->symbol) &&
+	       (!(key & VP_KEY_DSO) || a->dso == b->dso ||
+		(a->dso && b->dso && !strcmp(vp_dso_short_name(a->dso), vp_dso_short_name(b->dso)))) &&
+	       (!(key & VP_KEY_DOMAIN) || a->domain == b->domain);
+}
+
+/* Inclusive counts, as perf's hist_entry_iter for --children: the sampled
+ * address's row (self) and the row of every callchain address, each row once
+ * per sample however often it recurs (perf's "already seen in this
+ * callchain" check); every such row gains the sample and its period. With a
+ * comparison's join key (children_key), once per sample per key of that
+ * join, on the first row of it: the join's sums are then exact. */
+static int add_children(struct loader *l, struct vp_event_table *t, const struct vp_stack *st,
+			const struct vp_row *self)
+{
+	struct vp_row seen[CHILDREN_MAX_STACK + 1];
+	size_t nseen = 0, from = (size_t)st->added_leaf;
+
+	if (st->n - from > CHILDREN_MAX_STACK)
+		from = st->n - CHILDREN_MAX_STACK;
+	seen[nseen++] = *self;
+	for (size_t i = from; i < st->n; i++) {
+		const struct vp_resolved *r = &st->frames[i].r;
+		struct vp_row k = { r->symbol, r->dso, self->comm, self->pid, r->domain };
+		size_t j = 0;
+		while (j < nseen && !(l->o->children_key ? same_join_key(&seen[j], &k, l->o->children_key)
+							    : same_key(&seen[j], &k, t->key)))
+			j++;
+		if (j == nseen)
+			seen[nseen++] = k;
+	}
+	for (size_t j = 0; j < nseen; j++) {
+		seen[j].samples = seen[j].period = 0;
+		seen[j].children_samples = self->samples;
+		seen[j].children_period = self->period;
+		if (vp_table_add(t, &seen[j]) < 0)
+			return -ENOMEM;
+	}
+	l->last_table = NULL;	/* rows may have moved */
+	return 0;
+}
+
+/* The stack into the table's tree: the command, then the frames outermost
+ * first, named as the folded writer names them (the chain alone, as perf
+ * script prints it). */
+static int add_stack(struct loader *l, struct vp_event_table *t, const struct vp_stack *st,
+		     const struct vp_row *self)
+{
+	struct vp_strpool *pool = l->prof->pool;
+	const char *comm = vp_strpool_intern(pool, st->comm ? st->comm : "[unknown]");
+	size_t n = 0;
+	char tmp[VP_FRAME_LABEL_MAX];
+
+	if (!t->stacks && !(t->stacks = vp_stack_tree_new(1, pool)))
+		return -ENOMEM;
+	for (size_t i = st->n; i-- > (size_t)st->added_leaf;) {
+		size_t len;
+		const char *name = vp_frame_label(&st->frames[i].r, 0, tmp, &len);
+		struct vp_stack_step *step = &l->steps[n++];
+		*step = (struct vp_stack_step){ vp_strpool_intern_n(pool, name, len), st->frames[i].r.dso,
+						st->frames[i].r.domain };
+		if (!step->name)
+			return -ENOMEM;
+	}
+	if (!comm)
+		return -ENOMEM;
+	return vp_stack_tree_add(t->stacks, 0, comm, l->steps, n, self->samples, self->period);
+}
+
+static int add_paths(struct loader *l, struct vp_event_table *t, const struct vp_sample *s,
+		     const struct vp_row *self)
+{
+	struct vp_stack st;
+	int r = 0;
+
+	vp_stack_resolve(l->sc.session, s, l->frames, &st);
+	if (l->o->children)
+		r = add_children(l, t, &st, self);
+	if (r == 0 && l->o->stacks)
+		r = add_stack(l, t, &st, self);
+	return r;
+}
+
 static int on_sample(void *ctx, const struct vp_sample *s)
 {
 	struct loader *l = ctx;
@@ -259,7 +368,7 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 
 	if (!t || !vp_filter_keep(&l->filter, l->sc.session, s))
 		return 0;
-	if ((s->misc & VP_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL && !l->o->caller &&
+	if ((s->misc & VP_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL && !l->o->caller && !l->frames &&
 	    !t->weight && !t->group && !t->own_frame && !(l->key & (VP_KEY_COMM | VP_KEY_PID)) &&
 	    vp_session_kernel_loading(l->sc.session)) {
 		int r = pending_add(l, t, s);
@@ -297,14 +406,16 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 		t->rows[l->last_row].period += row.period;
 		t->total_samples += row.samples;
 		t->total_period += row.period;
-		return 0;
+	} else {
+		int at = vp_table_add(t, &row);
+		if (at < 0)
+			return vp_errorf(l->sc.err, -ENOMEM, "'%s': out of memory", vp_perfdata_path(l->pd));
+		l->last_table = t;
+		l->last_key = row;
+		l->last_row = (size_t)at;
 	}
-	int at = vp_table_add(t, &row);
-	if (at < 0)
+	if (l->frames && !t->group && add_paths(l, t, s, &row) < 0)
 		return vp_errorf(l->sc.err, -ENOMEM, "'%s': out of memory", vp_perfdata_path(l->pd));
-	l->last_table = t;
-	l->last_key = row;
-	l->last_row = (size_t)at;
 	return 0;
 }
 
@@ -404,7 +515,15 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 		goto out;
 	}
 
-	l.plain = !o->caller && !(l.key & (VP_KEY_COMM | VP_KEY_PID));
+	/* inclusive counts and stacks read every sample's callchain: no shortcut */
+	l.plain = !o->caller && !o->children && !o->stacks && !(l.key & (VP_KEY_COMM | VP_KEY_PID));
+	if ((o->children || o->stacks) &&
+	    (!(l.frames = calloc(VP_STACKS_MAX_FRAMES + 1, sizeof(*l.frames))) ||
+	     !(l.steps = calloc(VP_STACKS_MAX_FRAMES + 1, sizeof(*l.steps))))) {
+		r = vp_errorf(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+
 	if (!(l.rows = calloc(ROW_CACHE_SIZE, sizeof(*l.rows)))) {
 		r = vp_errorf(err, -ENOMEM, "out of memory");
 		goto out;
@@ -420,6 +539,9 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 			  : vp_perfdata_walk_threaded(l.pd, &tool, &l, err);
 	if (r < 0 || (r = pending_flush(&l)) < 0)
 		goto out;
+	for (size_t i = 0; i < l.prof->ntables; i++)
+		if (l.prof->tables[i]->stacks)
+			vp_stack_tree_sort(l.prof->tables[i]->stacks);
 	warn_stats(path, vp_perfdata_stats(l.pd));
 	vp_filter_end(&l.filter, path);
 	vp_perfdata_meta(l.pd, &l.prof->meta, l.prof->pool);
@@ -438,5 +560,7 @@ out:
 	free(l.by_evsel);
 	free(l.resolved_evsel);
 	free(l.rows);
+	free(l.frames);
+	free(l.steps);
 	return r < 0 ? r : 0;
 }

@@ -19,6 +19,10 @@ struct vp_load_opts {
 	const char *weight;		/* tracepoint field summed into the period column */
 	const char *group_by;		/* tracepoint field whose value keys the rows */
 	int caller;			/* attribute to the first callchain frame outside the sampled object */
+	int children;			/* inclusive counts per row, as perf report --children */
+	unsigned children_key;		/* 0: once per sample per row; a comparison's join key
+					 * (its dso a short name): once per key of the join */
+	int stacks;			/* each table's call stacks as a tree (table->stacks) */
 	int one_thread;			/* read on the calling thread only: the caller already
 					 * loads other files at the same time (compare) */
 	struct vp_filter filter;	/* which samples enter (--pid, --tid, --comm, --time) */

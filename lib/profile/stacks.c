@@ -2,6 +2,7 @@
 #include "stacks.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,16 +77,27 @@ int vp_stacks_event(const struct vp_stacks *st, const char *name, const struct v
 		    : vp_errorf(err, -EINVAL, "'%s': the file has no events", st->path);
 }
 
-static int on_sample(void *ctx, const struct vp_sample *s)
+const char *vp_frame_label(const struct vp_resolved *r, int full, char tmp[VP_FRAME_LABEL_MAX],
+			   size_t *len)
 {
-	struct vp_stacks *st = ctx;
-	struct vp_frame *f = st->frames;
+	if (strcmp(r->symbol, "[unknown]") || !r->dso || !strcmp(r->dso, "[unknown]")) {
+		*len = full ? strlen(r->symbol) : vp_symbol_display_len(r->symbol);
+		return r->symbol;
+	}
+	const char *base = vp_dso_short_name(r->dso);
+	int n = base[0] == '[' ? snprintf(tmp, VP_FRAME_LABEL_MAX, "%s", base)
+			       : snprintf(tmp, VP_FRAME_LABEL_MAX, "[%s]", base);
+	*len = n < 0 ? 0 : (size_t)n >= VP_FRAME_LABEL_MAX ? VP_FRAME_LABEL_MAX - 1 : (size_t)n;
+	return tmp;
+}
+
+void vp_stack_resolve(struct vp_session *session, const struct vp_sample *s,
+		      struct vp_frame *f, struct vp_stack *out)
+{
 	unsigned cpumode = s->misc & VP_MISC_CPUMODE_MASK;
 	size_t n = 0;
 	int added = 0;
 
-	if ((st->want && s->evsel != st->want) || !vp_filter_keep(&st->run, st->sc.session, s))
-		return 0;
 	size_t want = s->callchain ? s->nr_callchain < VP_STACKS_MAX_FRAMES ? (size_t)s->nr_callchain
 									: VP_STACKS_MAX_FRAMES : 0;
 	for (size_t i = 0; i < want; i++) {
@@ -105,9 +117,18 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 		added = want > 0;
 	}
 	for (size_t i = 0; i < n; i++)
-		vp_session_resolve(st->sc.session, s->pid, f[i].cpumode, f[i].ip, &f[i].r);
-	struct vp_stack stack = { s, vp_session_comm_of(st->sc.session, s->pid, s->tid), f, n,
-				  added };
+		vp_session_resolve(session, s->pid, f[i].cpumode, f[i].ip, &f[i].r);
+	*out = (struct vp_stack){ s, vp_session_comm_of(session, s->pid, s->tid), f, n, added };
+}
+
+static int on_sample(void *ctx, const struct vp_sample *s)
+{
+	struct vp_stacks *st = ctx;
+	struct vp_stack stack;
+
+	if ((st->want && s->evsel != st->want) || !vp_filter_keep(&st->run, st->sc.session, s))
+		return 0;
+	vp_stack_resolve(st->sc.session, s, st->frames, &stack);
 	return st->fn(st->ctx, &stack);
 }
 

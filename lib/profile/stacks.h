@@ -32,6 +32,15 @@ struct vp_stack {
 
 struct vp_stacks;
 
+/* A frame's name as perf script shows it, the folded stacks' and flame
+ * graphs' label: the symbol (without its parameter list unless full), and
+ * an unresolved address named by its object, "[libc.so.6]", as
+ * stackcollapse-perf.pl does. Returns the name (r's symbol, or tmp) and its
+ * length in *len (not NUL-terminated when it is the symbol). */
+#define VP_FRAME_LABEL_MAX 512
+const char *vp_frame_label(const struct vp_resolved *r, int full, char tmp[VP_FRAME_LABEL_MAX],
+			   size_t *len);
+
 /* Open the file and a session over it; resolved names are interned in pool. */
 int vp_stacks_open(const char *path, const struct vp_load_opts *lo, struct vp_strpool *pool,
 		   struct vp_stacks **out, struct vp_error *err);
@@ -41,6 +50,11 @@ struct vp_session *vp_stacks_session(const struct vp_stacks *st);
 /* The event called name, or the file's first when name is NULL. */
 int vp_stacks_event(const struct vp_stacks *st, const char *name, const struct vp_evsel **ev,
 		    struct vp_error *err);
+/* One sample's stack: the walk's own step, for a caller that walks the file
+ * itself (the profile loader, which builds tables and stacks in one pass).
+ * frames holds VP_STACKS_MAX_FRAMES + 1; out points into it. */
+void vp_stack_resolve(struct vp_session *session, const struct vp_sample *s,
+		      struct vp_frame *frames, struct vp_stack *out);
 /* One pass over the samples of want (NULL: of every event), in time order,
  * those the load options' filters keep (filter.h). */
 int vp_stacks_walk(struct vp_stacks *st, const struct vp_evsel *want,

@@ -1,7 +1,8 @@
 /* perf.data (file and pipe format) through the whole report pipeline:
  * reader, ordering, sessions, symbol tables (ELF objects of the fixtures
  * under their symfs, a kallsyms copy for host and guest kernels),
- * tracepoint decoding, and report --io's pairing of syscalls. */
+ * tracepoint decoding, report --io's pairing of syscalls, and callchains
+ * into inclusive counts and stack trees. */
 #include "fuzz.h"
 
 #include <stdlib.h>
@@ -29,10 +30,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lo.symfs = VP_SRCDIR "/test/fixtures/symfs";
 	lo.kallsyms = VP_SRCDIR "/test/fuzz/corpus/kallsyms/kallsyms";
 	lo.guest_kallsyms = lo.kallsyms;
-	/* the input's last byte picks the row key and caller attribution */
+	/* the input's last byte picks the row key and caller attribution, or
+	 * inclusive counts and call-stack trees (every callchain walked) */
 	if (size && data[size - 1] & 1) {
 		lo.key = VP_KEY_SYM | VP_KEY_COMM | VP_KEY_PID;
 		lo.caller = 1;
+	} else {
+		lo.children = 1;
+		lo.stacks = 1;
+		lo.children_key = size && data[size - 1] & 4 ? VP_KEY_SYM : 0;
 	}
 	const char *path = vp_fuzz_file(data, size);
 	if (vp_profile_from_perfdata(path, &lo, &p, &err) == 0)

@@ -15,7 +15,8 @@
 #   files name its clocksource and followed its threads' wakeups;
 # - the steal time reported is within the guest's /proc/stat steal;
 # - every workload has a comparison of its 3 runs per side, with intervals
-#   from the variation between runs, and charts.
+#   from the variation between runs, and charts; matmul (recorded with -g)
+#   a differential flame graph drawn from both sides' stacks.
 source "$(dirname "$0")/../lib.sh"
 for tool in qemu-system-x86_64 cpio base64; do
 	command -v "$tool" >/dev/null || skip "$tool is not installed (make deps installs it)"
@@ -155,6 +156,17 @@ for w in matmul memwalk pingpong appio; do
 	ls "$out/charts/$w/"*-bar.svg "$out/charts/$w/"*-circle.png > /dev/null || fail "no charts for $w"
 done
 grep -q '\[\.\] multiply$' "$out/matmul.txt" || fail "the matmul comparison does not show multiply"
+# matmul is recorded with -g on both sides: the demo drew its differential
+# flame graph, with multiply drawn from both sides' stacks
+f=$out/charts/matmul/cpu-clock-flame.svg
+[ -s "$f" ] || fail "no flame graph of matmul"
+python3 - "$f" <<'PY' || fail "the matmul flame graph lacks multiply on both sides"
+import sys, xml.etree.ElementTree as ET
+g = [e for e in ET.parse(sys.argv[1]).iter("{http://www.w3.org/2000/svg}g")
+     if e.get("class") == "vp-frame" and e.get("data-name") == "multiply"]
+if not g or not all(int(e.get("data-v0")) > 0 and int(e.get("data-v1")) > 0 for e in g):
+    sys.exit(f"multiply frames: {[(e.get('data-v0'), e.get('data-v1')) for e in g]}")
+PY
 grep -q '^# guest vs host: intervals at 95% from the variation between runs (3 and 3 runs)$' "$out/matmul.txt" ||
 	fail "the matmul comparison is not judged across 3 runs a side: $(sed -n 1,12p "$out/matmul.txt")"
 grep -qE '[0-9.]+x \[[0-9.]+, [0-9.inf]+\] .*\[\.\] multiply$' "$out/matmul.txt" || fail "multiply has no interval"

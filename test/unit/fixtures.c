@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "lib/perfdata/write.h"
+#include "lib/profile/stacktree.h"
 
 const char *vp_test_elf_fixtures(void)
 {
@@ -102,4 +103,24 @@ void vp_test_put_sample(struct vp_pdw *w, uint16_t misc, uint64_t ip, uint64_t t
 	} s = { { PERF_RECORD_SAMPLE, misc, sizeof(s) }, ip, pid, pid, time, 0, 0, 1000 };
 
 	assert_int_equal(vp_pdw_write(w, &s, sizeof(s)), 0);
+}
+
+void vp_test_stack_add(struct vp_stack_tree *t, size_t col, const char *spec, uint64_t samples,
+		       uint64_t period)
+{
+	struct vp_strpool *pool = vp_stack_tree_pool(t);
+	struct vp_stack_step steps[32];
+	const char *comm = NULL;
+	char buf[1024];
+	size_t n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (char *save = NULL, *s = strtok_r(buf, ";", &save); s && n < 32; s = strtok_r(NULL, ";", &save)) {
+		if (!comm)
+			comm = vp_strpool_intern(pool, s);
+		else
+			steps[n++] = (struct vp_stack_step){ vp_strpool_intern(pool, s), NULL, '.' };
+	}
+	if (vp_stack_tree_add(t, col, comm, steps, n, samples, period) != 0)
+		fail_msg("cannot add '%s' to the tree", spec);
 }

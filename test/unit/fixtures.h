@@ -2,6 +2,7 @@
 #ifndef VP_TEST_FIXTURES_H
 #define VP_TEST_FIXTURES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The fixture directory, built on first call. Skips the calling cmocka test
@@ -19,6 +20,12 @@ int vp_test_rmtree(const char *dir);
 /* Write text to path (a test's small kallsyms or map file); fails the test
  * when it cannot. */
 void vp_test_write_file(const char *path, const char *text);
+
+struct vp_stack_tree;
+/* Add samples (and period) of "comm;outer;...;leaf" to column col of t, the
+ * names interned in its pool; fails the test when the tree refuses. */
+void vp_test_stack_add(struct vp_stack_tree *t, size_t col, const char *spec, uint64_t samples,
+		       uint64_t period);
 
 struct vp_pdw;
 /* One PERF_RECORD_SAMPLE (IP, TID, TIME, CPU, PERIOD 1000) for pid. */
