@@ -56,13 +56,15 @@ int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event 
 		     struct marks *m, double *wp, double *hp)
 {
 	double w = o->width > 0 ? o->width : 1000;
-	double h = kind == VP_CHART_BAR ? vp_bar_height(e, o) : vp_circle_height(e, o);
+	double h = kind == VP_CHART_BAR ? vp_bar_height(cmp, e, o) : vp_circle_height(cmp, e, o);
 	cairo_surface_t *s;
 	struct canvas c = { NULL, w, h, m };
 	int r;
 
 	*wp = w;
 	*hp = h;
+	if (h < 0)
+		return -ENOMEM;
 	if (fmt == VP_FMT_PNG) {
 		double k = o->dpi > 0 ? o->dpi / 96.0 : 1;
 		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)ceil(w * k), (int)ceil(h * k));
