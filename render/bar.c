@@ -67,7 +67,11 @@ static void legend_texts(const struct vp_comparison *cmp, const struct vp_cmp_ev
 	else
 		snprintf(L->text[K], LEGEND_TEXT, "%g%% intervals: %s of its mean; others of their ratio "
 			 "to %s \u00d7 %s's mean", conf, cmp->label[0], cmp->label[0], cmp->label[0]);
-	snprintf(L->text[K + 1], LEGEND_TEXT, "pale: not significant at q < %g", cmp->alpha);
+	int unjudged = 0;	/* a side with the event but no statistics of it */
+	for (size_t s = 1; s < K; s++)
+		unjudged |= e->present[s] && !e->stat_ok[s];
+	snprintf(L->text[K + 1], LEGEND_TEXT, "pale: not significant at q < %g%s", cmp->alpha,
+		 unjudged || !e->present[0] ? " (or without statistics)" : "");
 }
 
 static int legend_layout(const struct vp_comparison *cmp, const struct vp_cmp_event *e, double w,
