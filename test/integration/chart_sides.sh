@@ -21,15 +21,11 @@ done
 [ -n "$py" ] || fail "no python3 with scipy (scripts/deps.sh installs it)"
 CHECK=("$py" "$TOP/test/chart_check.py")
 
-"$py" - <<'PY'
-import csv, os, random
+"$py" - "$TOP/test" <<'PY'
+import os, random, sys
+sys.path.insert(0, sys.argv[1])
+from run_table import table
 rng = random.Random(2024)
-def table(path, rows):
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow("event,symbol,dso,domain,samples,period,share".split(","))
-        for r in rows:
-            w.writerow(list(r) + [0])
 # hot: 1.5x on B, 2x on C; memcpy 1.3x on C; "a,b" is absent from one run of
 # B; tail_N fill the join beyond the top N; the rest equal up to 4% wobble
 funcs = [("hot", 9000), ("warm", 4000), ("copy", 2500), ("memcpy", 1500), ("cold", 900),

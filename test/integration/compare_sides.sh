@@ -9,17 +9,13 @@
 # usage and input errors.
 source "$(dirname "$0")/../lib.sh"
 cd "$WORK"
-python3 - <<'PY'
-import csv, os, random
+python3 - "$TOP/test" <<'PY'
+import os, random, sys
+sys.path.insert(0, sys.argv[1])
+from run_table import table
 rng = random.Random(18)
 os.makedirs("A", exist_ok=True)
 os.makedirs("odd=name,dir", exist_ok=True)
-def table(path, rows):
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow("event,symbol,dso,domain,samples,period,share".split(","))
-        for r in rows:
-            w.writerow(list(r) + [0])
 def run(mult, drop=None, extra_event=False):
     rows = []
     for sym, base in (("hot", 900), ("warm", 400), ("cold", 90), ("rare", 5)):
