@@ -53,14 +53,14 @@ static const struct vp_opt opts[] = {
 static const struct vp_cmd_info info = {
 	"chart", usage,
 	"Draw a comparison as charts: per event, a bar chart of the top functions with a\n"
-	"host and a guest bar each, a circle chart of two donuts and, when the inputs have\n"
-	"call stacks, a differential flame graph (EVENT-flame.svg, interactive). One\n"
-	"perf.data FILE alone draws its plain flame graph. With no file, the\n"
-	"comparison the last 'vmprof compare' saved here (vmprof.cmp.xml); with one file,\n"
-	"a saved comparison; with two or more, compare them first as vmprof compare does\n"
-	"(any sides and options compare takes: --key, --value and the symbol sources shape\n"
-	"that comparison; -e, --sort and --labels apply to saved ones too). A side of\n"
-	"several runs is drawn as its mean per run; of more than two sides, the first two.",
+	"bar per side each (its mean per run, a whisker for its interval, pale when not\n"
+	"significant at q < --alpha), a circle chart of a donut per side and, when the\n"
+	"inputs have call stacks, a differential flame graph (EVENT-flame.svg,\n"
+	"interactive). One perf.data FILE alone draws its plain flame graph. With no\n"
+	"file, the comparison the last 'vmprof compare' saved here (vmprof.cmp.xml); with\n"
+	"one file, a saved comparison; with two or more, compare them first as vmprof\n"
+	"compare does (any sides and options compare takes: --key, --value and the symbol\n"
+	"sources shape that comparison; -e, --sort and --labels apply to saved ones too).",
 	opts, 0,
 };
 

@@ -1,6 +1,8 @@
-/* The bar chart's value axis: zero-based linear with round ticks, or log with
- * a tick per decade when the values span more than two orders of magnitude.
- * Time (nanoseconds) is labelled in the unit of the axis' end. */
+/* The value axis of the bar chart and the waterfall: zero-based linear with
+ * round ticks, or log with a tick per decade when the values span more than
+ * two orders of magnitude.
+ * Time (nanoseconds) is labelled in the unit of the axis' end. Whiskers
+ * (intervals) are drawn against it, an end beyond it as an arrow. */
 #include "render_internal.h"
 
 #include <math.h>
@@ -106,4 +108,41 @@ void vp_axis_draw(struct canvas *c, const struct vp_axis *a, double top, double 
 	vp_font(cr, 11, 0);
 	vp_set_rgb(cr, &vp_ink_rgb);
 	vp_text(c, title, (a->x0 + a->x1) / 2, bottom + 32, 0.5);
+}
+
+/* A whisker ├──┤ at height y from lo to hi; an end past the axis is an arrow
+ * at the axis end. m (or NULL) gets its box and interval. */
+void vp_axis_whisker(struct canvas *c, const struct vp_axis *a, double y, double cap, double lo,
+		    double hi, struct mark *m)
+{
+	cairo_t *cr = c->cr;
+	int clip = (a->log && lo < a->lo ? 1 : 0) | (hi > a->hi ? 2 : 0);
+	double x0 = vp_axis_pos(a, lo), x1 = clip & 2 ? a->x1 : vp_axis_pos(a, hi);
+
+	vp_set_rgb(cr, &vp_ink_rgb);
+	cairo_set_line_width(cr, 1.2);
+	cairo_move_to(cr, x0, y);
+	cairo_line_to(cr, x1, y);
+	for (int end = 0; end < 2; end++) {
+		double x = end ? x1 : x0, dir = end ? 1 : -1;
+		if (clip & (1 << end)) {	/* an arrow: the interval goes on */
+			cairo_move_to(cr, x - dir * 4, y - cap / 2);
+			cairo_line_to(cr, x, y);
+			cairo_line_to(cr, x - dir * 4, y + cap / 2);
+		} else {
+			cairo_move_to(cr, x, y - cap / 2);
+			cairo_line_to(cr, x, y + cap / 2);
+		}
+	}
+	cairo_stroke(cr);
+	if (!m)
+		return;
+	m->kind = MARK_WHISKER;
+	m->x = x0;
+	m->w = x1 - x0;
+	m->y = y - cap / 2;
+	m->h = cap;
+	m->lo = lo;
+	m->hi = hi;
+	m->clipped = clip;
 }

@@ -140,35 +140,6 @@ static void remove_dirs(const char *dir, size_t first)
 	free(p);
 }
 
-/* The <desc>: the chart's numbers as a sentence a screen reader can say. */
-static char *describe(const struct vp_comparison *cmp, const struct vp_cmp_event *e)
-{
-	char *out = NULL, ratio[64];
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-
-	if (!f)
-		return NULL;
-	/* with several runs a side's numbers are its means per run */
-	fprintf(f, "%s %s per function, %s vs %s: top %zu of %zu functions. Totals: %s %.0f, %s %.0f.",
-		e->name, vp_value_name(cmp), cmp->label[0], cmp->label[1], e->nrows, e->total_rows,
-		cmp->label[0], vp_cmp_mean_total(e, 0, cmp->value), cmp->label[1],
-		vp_cmp_mean_total(e, 1, cmp->value));
-	for (size_t i = 0; i < e->nrows; i++) {
-		const struct vp_cmp_row *r = &e->rows[i];
-		vp_format_ratio(e, r, VP_GUEST, cmp->value, ratio, sizeof(ratio));
-		fprintf(f, "\n%s [%c]: %s %.0f (%.2f%%), %s %.0f (%.2f%%), guest/host %s.",
-			r->symbol ? r->symbol : "[unknown]", r->domain ? r->domain : '.', cmp->label[0],
-			vp_cmp_mean(e, r, 0, cmp->value), 100 * vp_cmp_share(e, r, 0, cmp->value), cmp->label[1],
-			vp_cmp_mean(e, r, 1, cmp->value), 100 * vp_cmp_share(e, r, 1, cmp->value), ratio);
-	}
-	if (fclose(f) != 0) {
-		free(out);
-		return NULL;
-	}
-	return out;
-}
-
 /* The waterfall's <desc>: side's split as sentences. */
 static char *describe_split(const struct vp_comparison *cmp, size_t side)
 {
@@ -202,7 +173,7 @@ static int enrich(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
 	size_t len, n;
 	int r;
 
-	if (m->oom || !(desc = e ? describe(cmp, e) : describe_split(cmp, side)))
+	if (m->oom || !(desc = e ? vp_chart_describe(cmp, e) : describe_split(cmp, side)))
 		return -ENOMEM;
 	if (e)
 		vp_chart_title(cmp, e, o, title, sizeof(title));

@@ -1,8 +1,10 @@
-/* Comparison charts with cairo: per event a bar chart (host and guest bars per
- * function) and a circle chart (two donuts), and a waterfall of the wall-time
- * gap, to SVG, PNG, PDF and EPS. SVG
- * output is enriched with libxml2: tooltips (<title>) with full names and
- * exact values on every bar and slice, a <desc> with the data, a viewBox. */
+/* Comparison charts with cairo: per event a bar chart (a group of bars per
+ * function, one per side, with whiskers for their intervals), a circle
+ * chart (a donut per side) and a flame graph of the call stacks, and a
+ * waterfall of the wall-time gap, to SVG, PNG, PDF and EPS. SVG output is
+ * enriched with libxml2: tooltips (<title>) with full names, every side's
+ * exact values and the statistics on every bar, whisker and slice, a <desc>
+ * with the data, a viewBox. */
 #ifndef VP_CHART_H
 #define VP_CHART_H
 

@@ -210,13 +210,15 @@ int vp_flame_svg(const struct vp_flame_layout *L, const struct vp_chart_opts *o,
 	xmlSetProp(g, BAD_CAST "data-value", BAD_CAST(vp_value_self(L->src->value) == VP_VALUE_SAMPLES
 							  ? "samples" : "period"));
 	/* labels measured as cairo measures the heading's text */
-	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1);
-	cairo_t *cr = cairo_create(s);
-	vp_font(cr, VP_FLAME_FONT, 0);
+	cairo_t *cr = vp_measure_begin();
+	if (!cr)
+		r = -ENOMEM;
+	else
+		vp_font(cr, VP_FLAME_FONT, 0);
 	for (size_t i = 0; i < L->n && r == 0; i++)
 		r = frame(g, L, &L->f[i], cr);
-	cairo_destroy(cr);
-	cairo_surface_destroy(s);
+	if (cr)
+		vp_measure_end(cr);
 	controls(root, L);
 	xmlNodePtr sc = xmlNewChild(root, root->ns, BAD_CAST "script", NULL);
 	xmlSetProp(sc, BAD_CAST "type", BAD_CAST "text/javascript");

@@ -116,10 +116,12 @@ int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event 
 
 	if (kind == VP_CHART_WATERFALL && (r = vp_cmp_time_split(cmp, side, &split, &err)) < 0)
 		return r;
-	h = kind == VP_CHART_BAR ? vp_bar_height(e, o) : kind == VP_CHART_CIRCLE ? vp_circle_height(e, o) :
-	    vp_waterfall_height(&split, o);
+	h = kind == VP_CHART_BAR ? vp_bar_height(cmp, e, o) :
+	    kind == VP_CHART_CIRCLE ? vp_circle_height(cmp, e, o) : vp_waterfall_height(&split, o);
 	*wp = w;
 	*hp = h;
+	if (h < 0)
+		return -ENOMEM;
 	if ((r = vp_surface_begin(&sf, fmt, w, h, o->dpi, b, m)) >= 0)
 		r = kind == VP_CHART_BAR ? vp_draw_bar(&sf.c, cmp, e, o) : kind == VP_CHART_CIRCLE ?
 		    vp_draw_circle(&sf.c, cmp, e, o) : vp_draw_waterfall(&sf.c, cmp, side, &split, o);

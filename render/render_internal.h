@@ -1,9 +1,10 @@
 /* Shared by the chart drawers: the drawing context and the marks each drawing
- * leaves behind (bars, slices, text boxes), from which the SVG gets its
- * tooltips and the tests their geometry. One file per job: colours.c,
+ * leaves behind (bars, whiskers, slices, text boxes), from which the SVG gets
+ * its tooltips and the tests their geometry. One file per job: colours.c,
  * marks.c, text.c (fonts, extents, numbers), names.c (shortening), axis.c,
- * heading.c, bar.c, circle.c, formats.c (cairo surfaces), svgmeta.c
- * (libxml2 enrichment), chart.c (files). */
+ * heading.c, rowstat.c (whiskers, significance, tooltips, <desc>), bar.c,
+ * circle.c, formats.c (cairo surfaces), svgmeta.c (libxml2 enrichment),
+ * chart.c (files). */
 #ifndef VP_RENDER_INTERNAL_H
 #define VP_RENDER_INTERNAL_H
 
@@ -13,18 +14,22 @@
 
 #include "chart.h"
 
-enum mark_kind { MARK_BAR, MARK_SLICE, MARK_TEXT };
+enum mark_kind { MARK_BAR, MARK_SLICE, MARK_TEXT, MARK_WHISKER };
 
 struct mark {
 	enum mark_kind kind;
-	double x, y, w, h;		/* bars and text boxes (ink box of the text) */
+	double x, y, w, h;		/* bars, whiskers and text boxes (ink box of the text) */
 	double cx, cy, r0, r1, a0, a1;	/* slices: centre, radii, angles (radians) */
-	int side;			/* 0 host, 1 guest, -1 none */
+	int side;			/* the side's index, -1 none */
 	double value;			/* bars and slices: the value drawn */
+	double lo, hi;			/* whiskers: the interval (hi may be INFINITY) */
+	int significant;		/* bars: 1 coloured, 0 pale; -1 not said */
+	int clipped;			/* whiskers: 1 the low end, 2 the high end, 3 both run
+					   past the axis (drawn as arrows) */
 	double font_size;		/* text: size in user units, baseline at y + ascent */
 	double baseline;
 	int bold;
-	char *title;			/* bars, slices: tooltip; text: the string drawn */
+	char *title;			/* bars, slices, whiskers: tooltip; text: the string drawn */
 };
 
 struct marks {
@@ -39,9 +44,9 @@ struct canvas {
 	struct marks *marks;		/* NULL: do not record (formats other than SVG) */
 };
 
-/* ---- colours.c: host and guest (Okabe-Ito blue and orange: apart for
- * colour-blind readers and in greyscale too), ink, grid, and a qualitative
- * palette for slices. */
+/* ---- colours.c: a hue per side (Okabe-Ito, colours.c says why these), its
+ * pale form for findings that are not significant, ink, grid, and a
+ * qualitative palette for slices. */
 struct rgb { double r, g, b; };
 extern const struct rgb vp_host_rgb, vp_guest_rgb, vp_ink_rgb, vp_muted_rgb, vp_grid_rgb,
 	vp_other_rgb;
@@ -49,9 +54,11 @@ extern const struct rgb vp_host_rgb, vp_guest_rgb, vp_ink_rgb, vp_muted_rgb, vp_
  * (Okabe-Ito reddish purple and bluish green: apart from the sides' colours
  * and from each other for colour-blind readers). */
 extern const struct rgb vp_more_rgb, vp_less_rgb;
+#define VP_SIDE_COLOURS 6
 #define VP_SLICE_COLOURS 8
 const struct rgb *vp_slice_rgb(size_t i);
-const struct rgb *vp_side_rgb(int side);
+const struct rgb *vp_side_rgb(size_t side);
+struct rgb vp_side_pale(size_t side);
 void vp_set_rgb(cairo_t *cr, const struct rgb *c);
 
 /* ---- marks.c */
@@ -61,6 +68,11 @@ void vp_marks_free(struct marks *m);
 
 /* ---- text.c: the fixed font, its extents, drawing with a recorded box. */
 void vp_font(cairo_t *cr, double size, int bold);
+/* A context to measure text on before any surface exists, unhinted as on the
+ * vector surfaces, so a layout decided with it is the same in every format
+ * (NULL on ENOMEM); vp_measure_end frees it. */
+cairo_t *vp_measure_begin(void);
+void vp_measure_end(cairo_t *cr);
 double vp_text_width(cairo_t *cr, const char *s);
 /* Draw s with its left (align 0), centre (0.5) or right (1) at x, baseline y;
  * returns its width. */
@@ -73,9 +85,11 @@ void vp_format_value(const struct vp_comparison *cmp, const struct vp_cmp_event 
 		     char *buf, size_t size);
 /* A share in percent: "12.3%", "<0.1%" for tiny non-zero ones, "0%". */
 void vp_format_share(double share, char *buf, size_t size);
-/* side s over the baseline of a row: "9.1×", "0.14×", "only host". */
-void vp_format_ratio(const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
-		     enum vp_value v, char *buf, size_t size);
+/* side s over the baseline of a row: "9.1×", "0.14×", "only host" ("only
+ * guest"; with more sides "only LABEL", or "only base"/"only side" for a
+ * label longer than 16 bytes). */
+void vp_format_ratio(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+		     const struct vp_cmp_row *r, size_t s, char *buf, size_t size);
 /* A side's values of a row for a tooltip: "N samples, period P", or with
  * several runs "mean of K runs: N samples, period P". */
 void vp_format_side_values(const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
@@ -108,10 +122,19 @@ void vp_axis_pick(struct vp_axis *a, double min_pos, double max, enum vp_chart_s
 double vp_axis_pos(const struct vp_axis *a, double v);
 void vp_axis_draw(struct canvas *c, const struct vp_axis *a, double top, double bottom,
 		  const char *title);
+/* A whisker from lo to hi at height y, cap units tall; an end past the axis
+ * is an arrow at the axis end. m (or NULL) gets a MARK_WHISKER's box and
+ * interval. */
+void vp_axis_whisker(struct canvas *c, const struct vp_axis *a, double y, double cap, double lo,
+		     double hi, struct mark *m);
 
-/* ---- heading.c: title and subtitle common to both charts; returns the y below. */
+/* ---- heading.c: title, subtitle (what is shown of what), the statistics'
+ * line (runs per side, what the intervals come from, the noise floor) and
+ * the machines, common to both charts; returns the y below, which
+ * vp_heading_bottom gives without drawing. */
 double vp_draw_heading(struct canvas *c, const struct vp_comparison *cmp, const struct vp_cmp_event *e,
 		       const struct vp_chart_opts *o);
+double vp_heading_bottom(const struct vp_comparison *cmp);
 void vp_chart_title(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
 		    const struct vp_chart_opts *o, char *buf, size_t size);
 /* The command both sides recorded (without the recorder's options), NULL
@@ -131,16 +154,38 @@ int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp, size_t 
 		      const struct vp_time_split *s, const struct vp_chart_opts *o);
 double vp_waterfall_height(const struct vp_time_split *s, const struct vp_chart_opts *o);
 
+/* ---- rowstat.c: a row's statistics as the charts show them, and in words. */
+/* 1 when side s of row r is significant against the baseline (for the
+ * baseline: when some side is); 0 when not, or without statistics. */
+int vp_row_significant(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+		       const struct vp_cmp_row *r, size_t s);
+/* The interval side s's bar carries as a whisker, in the bar's units: the
+ * baseline's (or a side's without a ratio to it) own mean interval; a side's
+ * ratio interval times the baseline's mean. 0 and *ratio set when it is the
+ * latter; -EINVAL when there is none (nothing recorded); -ENOMEM. */
+int vp_row_whisker(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+		   const struct vp_cmp_row *r, size_t s, double *lo, double *hi, int *ratio);
+/* The tooltip of row r's mark for side s: its full name, object and domain,
+ * side s's exact values first, then the other sides', then each side's ratio
+ * to the baseline with its interval, delta, p, q and verdict. A string to
+ * free(), NULL on ENOMEM. */
+char *vp_row_tooltip(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+		     const struct vp_cmp_row *r, size_t s);
+/* The chart's <desc>: its data as sentences (every side's totals and runs;
+ * per row every side's mean and share, each ratio with interval, q and
+ * verdict). A string to free(), NULL on ENOMEM. */
+char *vp_chart_describe(const struct vp_comparison *cmp, const struct vp_cmp_event *e);
+
 /* ---- bar.c, circle.c */
 int vp_draw_bar(struct canvas *c, const struct vp_comparison *cmp, const struct vp_cmp_event *e,
 		const struct vp_chart_opts *o);
 int vp_draw_circle(struct canvas *c, const struct vp_comparison *cmp, const struct vp_cmp_event *e,
 		   const struct vp_chart_opts *o);
-/* Height a chart needs for e (at least o->height when given). */
-double vp_bar_height(const struct vp_cmp_event *e, const struct vp_chart_opts *o);
-double vp_circle_height(const struct vp_cmp_event *e, const struct vp_chart_opts *o);
-/* 1 when a row's host and guest shares differ by less than sampling noise. */
-int vp_row_is_noise(const struct vp_cmp_event *e, const struct vp_cmp_row *r);
+/* Height a chart needs for e (at least o->height when given); -1 on ENOMEM. */
+double vp_bar_height(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+		     const struct vp_chart_opts *o);
+double vp_circle_height(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+			const struct vp_chart_opts *o);
 
 struct vp_membuf;
 

@@ -1,6 +1,8 @@
 /* SVG enrichment with libxml2: cairo's SVG gets a viewBox, a <title> and a
- * <desc> for screen readers, and an invisible layer of the bars and slices
- * with a <title> each (hover tooltips with the full name and exact values),
+ * <desc> for screen readers, and an invisible layer of the bars, whiskers and
+ * slices with a <title> each (hover tooltips with the full name and exact
+ * values; data-side is the side's index, data-significant 1 for a coloured
+ * bar, a whisker's data-low and data-high its interval, "inf" unbounded),
  * the text boxes cairo measured (so tests and tools can read the geometry
  * back), and the words themselves as transparent <text>. */
 #include "render_internal.h"
@@ -177,9 +179,9 @@ xmlDocPtr vp_svg_parse(const char *svg, size_t len, const struct marks *m, const
 		if (k->kind == MARK_TEXT) {
 			n = xmlNewChild(texts, root->ns, BAD_CAST "rect", NULL);
 			xmlSetProp(n, BAD_CAST "class", BAD_CAST "text-box");
-		} else if (k->kind == MARK_BAR) {
+		} else if (k->kind == MARK_BAR || k->kind == MARK_WHISKER) {
 			n = xmlNewChild(data, root->ns, BAD_CAST "rect", NULL);
-			xmlSetProp(n, BAD_CAST "class", BAD_CAST "bar");
+			xmlSetProp(n, BAD_CAST "class", BAD_CAST(k->kind == MARK_BAR ? "bar" : "whisker"));
 		} else {
 			slice_path(k, d, sizeof(d));
 			n = xmlNewChild(data, root->ns, BAD_CAST "path", NULL);
@@ -192,10 +194,20 @@ xmlDocPtr vp_svg_parse(const char *svg, size_t len, const struct marks *m, const
 			vp_svg_num(n, "width", k->w);
 			vp_svg_num(n, "height", k->h);
 		}
-		if (k->side >= 0)
-			xmlSetProp(n, BAD_CAST "data-side", BAD_CAST(k->side ? "guest" : "host"));
+		if (k->side >= 0) {
+			snprintf(d, sizeof(d), "%d", k->side);
+			xmlSetProp(n, BAD_CAST "data-side", BAD_CAST d);
+		}
 		if (k->kind != MARK_TEXT)
 			vp_svg_num(n, "data-value", k->value);
+		if (k->kind == MARK_BAR && k->significant >= 0)
+			xmlSetProp(n, BAD_CAST "data-significant", BAD_CAST(k->significant ? "1" : "0"));
+		if (k->kind == MARK_WHISKER) {
+			vp_svg_num(n, "data-low", k->lo);
+			vp_svg_num(n, "data-high", k->hi);
+			snprintf(d, sizeof(d), "%d", k->clipped);
+			xmlSetProp(n, BAD_CAST "data-clipped", BAD_CAST d);
+		}
 		if (k->kind == MARK_TEXT && k->title) {
 			xmlChar *t = vp_svg_clean(k->title);
 			xmlSetProp(n, BAD_CAST "data-text", t);

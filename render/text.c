@@ -12,10 +12,40 @@
 
 void vp_font(cairo_t *cr, double size, int bold)
 {
-	/* One fixed face (fonts-dejavu-core) keeps output the same everywhere. */
+	cairo_font_options_t *fo = cairo_font_options_create();
+
+	/* One fixed face (fonts-dejavu-core) keeps output the same everywhere.
+	 * cairo resolves the face once per process with the options of its
+	 * first use: the same options on every surface (a vector surface's:
+	 * unhinted outlines and metrics) keep a chart's bytes from depending on
+	 * what the process drew or measured before it. */
+	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	cairo_set_font_options(cr, fo);
+	cairo_font_options_destroy(fo);
 	cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,
 			       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, size);
+}
+
+cairo_t *vp_measure_begin(void)
+{
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+	cairo_t *cr = cairo_create(s);
+
+	cairo_surface_destroy(s);	/* cr holds it */
+	vp_font(cr, 11, 0);	/* unhinted, as every surface's text (vp_font) */
+	if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
+		cairo_destroy(cr);
+		return NULL;
+	}
+	return cr;
+}
+
+void vp_measure_end(cairo_t *cr)
+{
+	cairo_destroy(cr);
 }
 
 /* Length of the valid UTF-8 character at p (avail bytes left), 0 if none. */
@@ -161,15 +191,21 @@ void vp_format_side_values(const struct vp_cmp_event *e, const struct vp_cmp_row
 			 vp_cmp_mean(e, r, s, VP_VALUE_SAMPLES), vp_cmp_mean(e, r, s, VP_VALUE_PERIOD));
 }
 
-void vp_format_ratio(const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
-		     enum vp_value v, char *buf, size_t size)
+void vp_format_ratio(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+		     const struct vp_cmp_row *r, size_t s, char *buf, size_t size)
 {
 	enum vp_ratio_kind k;
-	double x = vp_cmp_ratio(e, r, s, v, &k);
+	double x = vp_cmp_ratio(e, r, s, cmp->value, &k);
 	char n[32];
 
 	if (k == VP_RATIO_ONLY_HOST || k == VP_RATIO_ONLY_GUEST) {
-		snprintf(buf, size, "%s", k == VP_RATIO_ONLY_HOST ? "only host" : "only guest");
+		size_t side = k == VP_RATIO_ONLY_HOST ? 0 : s;
+		if (cmp->nsides == 2)
+			snprintf(buf, size, "%s", side ? "only guest" : "only host");
+		else if (strlen(cmp->label[side]) <= 16)
+			snprintf(buf, size, "only %s", cmp->label[side]);
+		else
+			snprintf(buf, size, "%s", side ? "only side" : "only base");
 		return;
 	}
 	if (k != VP_RATIO_BOTH || !isfinite(x)) {

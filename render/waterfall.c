@@ -98,22 +98,6 @@ static void heading(struct canvas *c, const struct vp_comparison *cmp, size_t si
 	}
 }
 
-/* An interval from xa to xb at height y, with end ticks of height h. */
-static void whisker(struct canvas *c, double xa, double xb, double y, double h)
-{
-	cairo_t *cr = c->cr;
-
-	vp_set_rgb(cr, &vp_ink_rgb);
-	cairo_set_line_width(cr, 1.2);
-	cairo_move_to(cr, xa, y);
-	cairo_line_to(cr, xb, y);
-	cairo_move_to(cr, xa, y - h / 2);
-	cairo_line_to(cr, xa, y + h / 2);
-	cairo_move_to(cr, xb, y - h / 2);
-	cairo_line_to(cr, xb, y + h / 2);
-	cairo_stroke(cr);
-}
-
 int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp, size_t side,
 		      const struct vp_time_split *s, const struct vp_chart_opts *o)
 {
@@ -126,7 +110,7 @@ int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp, size_t 
 	/* the axis reaches the furthest any bar or whisker goes */
 	max = fmax(s->wall.base, s->wall.side) * 1e9;
 	if (!isnan(s->wall.hi))
-		max = fmax(max, (s->wall.base + s->wall.hi) * 1e9);
+		max = fmax(max, s->wall.base * 1e9 + s->wall.hi * 1e9);	/* as drawn */
 	for (int p = 0; p < VP_TIME_NPARTS; p++)
 		if (s->part[p].known) {
 			if (!isnan(s->part[p].hi))
@@ -195,14 +179,14 @@ int vp_draw_waterfall(struct canvas *c, const struct vp_comparison *cmp, size_t 
 		cairo_rectangle(cr, x0, bt, fmax(x1 - x0, 0.5), bh);
 		cairo_fill(cr);
 		struct mark m = { .kind = MARK_BAR, .x = x0, .y = bt, .w = x1 - x0, .h = bh,
-				  .side = wall ? (int)who : -1, .value = value };
+				  .side = wall ? (int)who : -1, .value = value, .significant = -1 };
 		vp_marks_add(c->marks, &m, "%s: %s", name, buf);
 		/* across runs: a whisker for the difference's interval, where the
 		 * step (or the side's bar) ends */
 		if ((end || !wall) && !isnan(v->lo)) {
 			double base = wall ? s->wall.base * 1e9 : from;
-			whisker(c, vp_axis_pos(&a, base + v->lo * 1e9), vp_axis_pos(&a, base + v->hi * 1e9),
-				bt + bh / 2, bh * 0.6);
+			vp_axis_whisker(c, &a, bt + bh / 2, bh * 0.6, base + v->lo * 1e9,
+					base + v->hi * 1e9, NULL);
 			x1 = fmax(x1, vp_axis_pos(&a, base + v->hi * 1e9));
 		}
 

@@ -124,4 +124,5 @@ def main():
     sys.exit(1 if bad or not want else 0)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -173,6 +173,12 @@ uint64_t vp_cmp_run_total(const struct vp_cmp_event *e, size_t k, enum vp_value 
 double vp_cmp_mean(const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
 		   enum vp_value v);
 double vp_cmp_mean_total(const struct vp_cmp_event *e, size_t s, enum vp_value v);
+/* The 1 - alpha confidence interval of side s's mean per run
+ * (vp_stat_mean_interval on the side's runs that recorded the event): what a
+ * bar's whisker shows for a side's own value. -EINVAL when the side has no
+ * run of the event or numbers the method cannot take; -ENOMEM. */
+int vp_cmp_mean_interval(const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
+			 enum vp_value v, double alpha, double *lo, double *hi);
 /* Side s's share: the mean of its runs' shares of their event totals, in [0, 1]. */
 double vp_cmp_share(const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
 		    enum vp_value v);

@@ -351,6 +351,33 @@ double vp_cmp_mean_total(const struct vp_cmp_event *e, size_t s, enum vp_value v
 	return e->nruns[s] ? (double)vp_cmp_total(e, s, v) / (double)e->nruns[s] : 0.0;
 }
 
+int vp_cmp_mean_interval(const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
+			 enum vp_value v, double alpha, double *lo, double *hi)
+{
+	size_t n = e->nruns[s], j = 0;
+	double *buf = n ? malloc(4 * n * sizeof(*buf)) : NULL;
+	int rc;
+
+	if (!n)
+		return -EINVAL;
+	if (!buf)
+		return -ENOMEM;
+	for (size_t k = e->first_run_[s]; k < e->first_run_[s + 1]; k++) {
+		if (!e->run_present[k])
+			continue;
+		buf[j] = (double)(v == VP_VALUE_SAMPLES ? r->run_samples[k] : r->run_period[k]);
+		buf[n + j] = (double)r->run_samples[k];
+		buf[2 * n + j] = (double)(v == VP_VALUE_SAMPLES ? e->run_total_samples[k]
+							   : e->run_total_period[k]);
+		buf[3 * n + j] = (double)e->run_total_samples[k];
+		j++;
+	}
+	struct vp_stat_side side = { n, buf, buf + n, buf + 2 * n, buf + 3 * n };
+	rc = vp_stat_mean_interval(&side, alpha, lo, hi);
+	free(buf);
+	return rc;
+}
+
 double vp_cmp_share(const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
 		    enum vp_value v)
 {

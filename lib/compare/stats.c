@@ -245,6 +245,29 @@ static int by_sampling(const struct vp_stat_side *a, const struct vp_stat_side *
 	return 0;
 }
 
+int vp_stat_mean_interval(const struct vp_stat_side *s, double alpha, double *lo, double *hi)
+{
+	double mean, var;
+
+	if (!(alpha > 0 && alpha < 1) || !valid(s))
+		return -EINVAL;
+	if (s->nruns >= 2) {
+		moments(s->value, NULL, s->nruns, &mean, &var);
+		double half = var > 0 ? gsl_cdf_tdist_Qinv(alpha / 2, (double)(s->nruns - 1)) *
+					  sqrt(var / (double)s->nruns) : 0;
+		*lo = mean - half > 0 ? mean - half : 0;
+		*hi = mean + half;
+	} else if (s->samples[0] > 0) {
+		double c = s->samples[0], per = s->value[0] / c;
+
+		*lo = per * gsl_cdf_chisq_Pinv(alpha / 2, 2 * c) / 2;
+		*hi = per * gsl_cdf_chisq_Qinv(alpha / 2, 2 * c + 2) / 2;
+	} else {
+		*lo = *hi = 0;
+	}
+	return 0;
+}
+
 int vp_stat_row(const struct vp_stat_side *base, const struct vp_stat_side *side, double alpha,
 		struct vp_stat_result *out)
 {

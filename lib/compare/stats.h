@@ -57,6 +57,14 @@ int vp_stat_row(const struct vp_stat_side *base, const struct vp_stat_side *side
 /* Mean, spread and share of one side of one row (no checks; nruns 0 gives NAN). */
 void vp_stat_describe(const struct vp_stat_side *s, struct vp_stat_desc *out);
 
+/* The confidence interval (1 - alpha) of one side's mean value per run, for
+ * a bar's whisker: with >= 2 runs Student's t on the runs' values (mean +- t
+ * sd / sqrt(n), the lower end held at 0); with one run its sampling noise
+ * alone: the exact (Garwood) Poisson interval of its sample count, times its
+ * value per sample ([0, 0] without samples). Returns 0, or -EINVAL as
+ * vp_stat_row for bad numbers or alpha. Deterministic. */
+int vp_stat_mean_interval(const struct vp_stat_side *s, double alpha, double *lo, double *hi);
+
 /* Benjamini-Hochberg adjusted p-values (step-up, monotone, capped at 1) of n
  * p-values in [0, 1]: q[i] belongs to p[i]; q may be p. Returns 0, -EINVAL
  * for a p outside [0, 1], or -ENOMEM. */

@@ -9,17 +9,13 @@
 # usage and input errors.
 source "$(dirname "$0")/../lib.sh"
 cd "$WORK"
-python3 - <<'PY'
-import csv, os, random
+python3 - "$TOP/test" <<'PY'
+import os, random, sys
+sys.path.insert(0, sys.argv[1])
+from run_table import table
 rng = random.Random(18)
 os.makedirs("A", exist_ok=True)
 os.makedirs("odd=name,dir", exist_ok=True)
-def table(path, rows):
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow("event,symbol,dso,domain,samples,period,share".split(","))
-        for r in rows:
-            w.writerow(list(r) + [0])
 def run(mult, drop=None, extra_event=False):
     rows = []
     for sym, base in (("hot", 900), ("warm", 400), ("cold", 90), ("rare", 5)):
@@ -122,7 +118,8 @@ expect_eq "ratio columns" "$(grep -m1 'Samples' k3.txt | grep -o Ratio | wc -l)"
 "$VMPROF_SAN" chart --format svg,png -o direct A B=b1.csv,b2.csv,b3.csv "odd=name,dir" 2>/dev/null ||
 	fail "chart of three sides"
 for f in saved/*; do cmp -s "$f" "direct/${f##*/}" || fail "${f##*/}: saved and direct charts differ"; done
-grep -q "showing the first 2 of 3 sides" saved/cpu-clock-bar.svg || fail "the chart does not say it draws 2 of 3 sides"
+expect_eq "bars of 4 rows of 3 sides" "$(grep -o 'class="bar"' saved/cpu-clock-bar.svg | wc -l)" 12
+expect_eq "donuts of 3 sides" "$(grep -o '<path class="slice"[^>]* data-side="[0-9]*"' saved/cpu-clock-circle.svg | grep -o 'data-side="[0-9]*"' | sort -u | wc -l)" 3
 "$VMPROF" chart --labels x,y,z -o relabelled k3.xml 2>/dev/null || fail "--labels x,y,z on a saved comparison"
 expect_status 1 "$VMPROF" chart --labels x,y -o none k3.xml
 grep -q "2 names for the comparison's 3 sides" "$WORK/err" || fail "label count: $(cat "$WORK/err")"

@@ -87,7 +87,8 @@ assert n >= 3, f"only {n} compare rows checked"
 # the bar chart: each bar's label, and the legend's totals
 svg = ET.parse("charts/cpu-clock-bar.svg").getroot()
 texts = [e.text or "" for e in svg.iter() if e.tag.endswith("}text")]
-titles = [e.text or "" for e in svg.iter() if e.tag.endswith("}title")]
+# the bars' tooltips (whiskers carry the same ones)
+titles = [t.text or "" for e in svg.iter() if e.get("class") == "bar" for t in e if t.tag.endswith("}title")]
 labels = [t.split(" (")[0] for t in texts if re.match(r"^[\d.]+ \S+ \(", t)]
 values = [int(re.search(r"period (\d+)", t).group(1)) for t in titles if "period " in t]
 assert labels and len(labels) == len(values), f"{len(labels)} labels for {len(values)} bars"

@@ -37,39 +37,62 @@ static int teardown(void **state)
 	return system(cmd);
 }
 
-/* A comparison with one event whose rows have the given values per side
- * (one run each); present[s] 0 leaves the event out of side s. */
-static struct vp_comparison *make_sides(const char *const *names, const uint64_t (*v)[2], size_t n,
-					const int present[2])
+/* A comparison of K sides of R runs each, one event: row i of side s's run
+ * k has the period v(i, s, k, ctx) and a sample per 1000 of it (rounded
+ * up); each run's total is twice the sum of its rows. present[s] 0 leaves
+ * the event out of side s. */
+typedef uint64_t (*value_fn)(size_t i, size_t s, size_t k, const void *ctx);
+
+static struct vp_comparison *make_runs(const char *const *names, size_t n, size_t K, size_t R,
+				       const int *present, value_fn v, const void *ctx)
 {
-	static const size_t one[2] = { 1, 1 };
-	struct vp_comparison *c = vp_comparison_new(2, one);
-	int at = vp_comparison_add_event(c, "cpu-clock");
-	struct vp_cmp_event *e = &c->events[at];
+	static const char *const label[] = { "host", "guest", "third", "fourth" };
+	size_t per[8];
 	struct vp_error err = { 0 };
 
-	c->label[0] = vp_strpool_intern(c->pool, "host");
-	c->label[1] = vp_strpool_intern(c->pool, "guest");
+	assert_true(K <= 4);
+	for (size_t s = 0; s < K; s++)
+		per[s] = R;
+	struct vp_comparison *c = vp_comparison_new(K, per);
+	int at = vp_comparison_add_event(c, "cpu-clock");
+	struct vp_cmp_event *e = &c->events[at];
+
+	for (size_t s = 0; s < K; s++)
+		c->label[s] = vp_strpool_intern(c->pool, label[s]);
 	c->value = VP_VALUE_PERIOD;
-	for (int s = 0; s < 2; s++)
-		e->run_present[s] = present[s];
+	for (size_t k = 0; k < K * R; k++)
+		e->run_present[k] = present[k / R];
 	for (size_t i = 0; i < n; i++) {
 		struct vp_cmp_row *r = vp_cmp_event_add_row(c, e);
 		assert_non_null(r);
 		r->symbol = vp_strpool_intern(c->pool, names[i]);
 		r->dso = vp_strpool_intern(c->pool, "/bin/app");
 		r->domain = '.';
-		for (int s = 0; s < 2; s++) {
-			if (!present[s])
+		for (size_t k = 0; k < K * R; k++) {
+			if (!present[k / R])
 				continue;
-			r->run_period[s] = v[i][s];
-			r->run_samples[s] = v[i][s] / 1000;
-			e->run_total_period[s] += v[i][s] * 2;	/* rows are half of the total */
-			e->run_total_samples[s] += v[i][s] / 500;
+			uint64_t x = v(i, k / R, k % R, ctx);
+			r->run_period[k] = x;
+			r->run_samples[k] = (x + 999) / 1000;
+			e->run_total_period[k] += x * 2;	/* rows are half of the total */
+			e->run_total_samples[k] += (x + 999) / 1000 * 2;
 		}
 	}
 	assert_int_equal(vp_comparison_finish(c, &err), 0);
 	return c;
+}
+
+static uint64_t from_table(size_t i, size_t s, size_t k, const void *ctx)
+{
+	(void)k;
+	return ((const uint64_t(*)[2])ctx)[i][s];
+}
+
+/* Two sides of one run each, rows with the values given. */
+static struct vp_comparison *make_sides(const char *const *names, const uint64_t (*v)[2], size_t n,
+					const int present[2])
+{
+	return make_runs(names, n, 2, 1, present, from_table, v);
 }
 
 static struct vp_comparison *make(const char *const *names, const uint64_t (*v)[2], size_t n)
@@ -78,7 +101,7 @@ static struct vp_comparison *make(const char *const *names, const uint64_t (*v)[
 	return make_sides(names, v, n, both);
 }
 
-struct box { double x, y, w, h, value; int side; char text[600]; };
+struct box { double x, y, w, h, value, lo, hi; int side, sig, clipped; char text[2000]; };
 
 static size_t read_marks(const char *path, const char *cls, struct box *out, size_t max)
 {
@@ -93,16 +116,22 @@ static size_t read_marks(const char *path, const char *cls, struct box *out, siz
 			xmlChar *c = r->type == XML_ELEMENT_NODE ? xmlGetProp(r, BAD_CAST "class") : NULL;
 			if (c && !xmlStrcmp(c, BAD_CAST cls) && n < max) {
 				struct box *b = &out[n++];
-				const char *a[] = { "x", "y", "width", "height", "data-value" };
-				double *f[] = { &b->x, &b->y, &b->w, &b->h, &b->value };
-				for (int k = 0; k < 5; k++) {
+				const char *a[] = { "x", "y", "width", "height", "data-value", "data-low",
+						    "data-high" };
+				double *f[] = { &b->x, &b->y, &b->w, &b->h, &b->value, &b->lo, &b->hi };
+				for (int k = 0; k < 7; k++) {
 					xmlChar *s = xmlGetProp(r, BAD_CAST a[k]);
-					*f[k] = s ? atof((char *)s) : 0;
+					*f[k] = s ? strtod((char *)s, NULL) : 0;
 					xmlFree(s);
 				}
-				xmlChar *s = xmlGetProp(r, BAD_CAST "data-side");
-				b->side = s && !xmlStrcmp(s, BAD_CAST "guest");
-				xmlFree(s);
+				const char *ia[] = { "data-side", "data-significant", "data-clipped" };
+				int *fi[] = { &b->side, &b->sig, &b->clipped };
+				for (int k = 0; k < 3; k++) {
+					xmlChar *s = xmlGetProp(r, BAD_CAST ia[k]);
+					*fi[k] = s ? atoi((char *)s) : -1;
+					xmlFree(s);
+				}
+				xmlChar *s;
 				s = xmlGetProp(r, BAD_CAST "data-text");
 				snprintf(b->text, sizeof(b->text), "%s", s ? (char *)s : "");
 				xmlFree(s);
@@ -174,7 +203,7 @@ static const uint64_t linear_v[][2] = {
 static void bars_are_proportional_linear(void **state)
 {
 	struct vp_comparison *c = make(names, linear_v, 6);
-	struct box b[64];
+	static struct box b[64];
 	char svg[256];
 	(void)state;
 
@@ -201,7 +230,7 @@ static void bars_follow_logs_on_a_wide_range(void **state)
 {
 	static const uint64_t v[][2] = { { 1000000, 3 }, { 50000, 200 }, { 700, 9000 }, { 10, 1 } };
 	struct vp_comparison *c = make(names, v, 4);
-	struct box b[64];
+	static struct box b[64];
 	char svg[256];
 	(void)state;
 
@@ -241,18 +270,69 @@ static int close_to(unsigned char *px, const double rgb[3])
 	return fabs(r - rgb[0]) < 0.02 && fabs(g - rgb[1]) < 0.02 && fabs(b - rgb[2]) < 0.02;
 }
 
+/* Okabe-Ito blue, orange, bluish green (charts.md: one hue per side), and
+ * their pale forms: a fifth of the hue on 0.9 grey. */
+static const double hue[3][3] = { { 0.0, 0.447, 0.698 }, { 0.902, 0.624, 0.0 }, { 0.0, 0.620, 0.451 } };
+
+static void pale_of(size_t s, double out[3])
+{
+	for (int k = 0; k < 3; k++)
+		out[k] = 0.2 * hue[s][k] + 0.8 * 0.9;
+}
+
+/* The colour at each bar's centre in the PNG: its side's hue when the model
+ * says the row differs significantly from the host's (for the host's bar:
+ * when any side does), else the pale form. Returns how many bars of each. */
+static void bars_coloured_by_verdict(const struct vp_comparison *c, const char *dirname, size_t *full,
+				     size_t *pale)
+{
+	static struct box b[256];
+	const struct vp_cmp_event *e = &c->events[0];
+	char svg[256], png[256];
+
+	snprintf(svg, sizeof(svg), "%s/%s/cpu-clock-bar.svg", dir, dirname);
+	snprintf(png, sizeof(png), "%s/%s/cpu-clock-bar.png", dir, dirname);
+	size_t n = read_marks(svg, "bar", b, 256);
+	cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+	assert_int_equal(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+	unsigned char *data = cairo_image_surface_get_data(s);
+	int stride = cairo_image_surface_get_stride(s);
+	assert_int_equal(n, e->nrows * c->nsides);
+	*full = *pale = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct vp_cmp_row *r = &e->rows[i / c->nsides];
+		size_t side = (size_t)b[i].side;
+		int sig = 0;
+		double want[3];
+
+		assert_int_equal(side, i % c->nsides);	/* side by side, in the sides' order */
+		for (size_t k = 1; k < c->nsides; k++)
+			if ((side == 0 || side == k) && vp_cmp_stat(e, r, k) && vp_cmp_stat(e, r, k)->significant)
+				sig = 1;
+		assert_int_equal(b[i].sig, sig);
+		if (b[i].w < 6)
+			continue;
+		if (sig)
+			memcpy(want, hue[side], sizeof(want));
+		else
+			pale_of(side, want);
+		int x = (int)(b[i].x + b[i].w / 2), y = (int)(b[i].y + b[i].h / 2);
+		assert_true(close_to(data + y * stride + x * 4, want));
+		(*(sig ? full : pale))++;
+	}
+	cairo_surface_destroy(s);
+}
+
 static void png_has_the_size_and_the_side_colours(void **state)
 {
-	static const double host[3] = { 0.0, 0.447, 0.698 }, guest[3] = { 0.902, 0.624, 0.0 };
 	struct vp_comparison *c = make(names, linear_v, 6);
-	struct box b[64];
 	char svg[256], png[256];
+	size_t full, pale;
 	(void)state;
 
 	render(c, "png", VP_SCALE_AUTO);
 	snprintf(svg, sizeof(svg), "%s/png/cpu-clock-bar.svg", dir);
 	snprintf(png, sizeof(png), "%s/png/cpu-clock-bar.png", dir);
-	size_t n = read_marks(svg, "bar", b, 64);
 	cairo_surface_t *s = cairo_image_surface_create_from_png(png);
 	assert_int_equal(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
 	assert_int_equal(cairo_image_surface_get_width(s), 1000);
@@ -263,18 +343,10 @@ static void png_has_the_size_and_the_side_colours(void **state)
 	assert_int_equal(cairo_image_surface_get_height(s), (int)ceil(vh));
 	xmlFree(vb);
 	xmlFreeDoc(doc);
-	unsigned char *data = cairo_image_surface_get_data(s);
-	int stride = cairo_image_surface_get_stride(s);
-	size_t checked = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (b[i].w < 4)
-			continue;
-		int x = (int)(b[i].x + b[i].w / 2), y = (int)(b[i].y + b[i].h / 2);
-		assert_true(close_to(data + y * stride + x * 4, b[i].side ? guest : host));
-		checked++;
-	}
-	assert_true(checked >= 9);
 	cairo_surface_destroy(s);
+	bars_coloured_by_verdict(c, "png", &full, &pale);
+	/* hundreds of samples a row, shares far apart: every row differs */
+	assert_true(full >= 9);
 	vp_comparison_free(c);
 }
 
@@ -436,7 +508,7 @@ static void long_names_shorten_apart(void **state)
 			assert_null(strstr(t[i].text, "(int"));	/* parameters dropped first */
 		}
 	snprintf(svg, sizeof(svg), "%s/long/cpu-clock-circle.svg", dir);
-	check_name_labels(svg, 8, 700);	/* 8 colours, the rest in "other" */
+	check_name_labels(svg, 6, 700);	/* 6 slices, the rest in "other" */
 	vp_comparison_free(c);
 }
 
@@ -519,6 +591,152 @@ static void small_size_never_overlaps(void **state)
 	vp_comparison_free(c);
 }
 
+/* Three sides of four runs: row 0 does 1.5x and 2x the host's work on the
+ * second and third side, the others the same up to a few percent of
+ * run-to-run wobble. */
+static uint64_t three_sides(size_t i, size_t s, size_t k, const void *ctx)
+{
+	static const double base[] = { 400000, 300000, 200000, 120000, 60000 };
+	double mult = i == 0 ? (s == 0 ? 1 : s == 1 ? 1.5 : 2) : 1;
+	(void)ctx;
+	return (uint64_t)(base[i] * mult * (1 + 0.03 * sin((double)(7 * i + 3 * s + k))));
+}
+
+static struct vp_comparison *make_three(void)
+{
+	static const int all[3] = { 1, 1, 1 };
+	static const char *const nm[] = { "hot", "warm", "cool", "cold", "rare" };
+	return make_runs(nm, 5, 3, 4, all, three_sides, NULL);
+}
+
+/* K = 3: three bars per row in the sides' order and hues, the legend's
+ * swatches in the same order, coloured or pale by the model's verdict, and
+ * the subtitle says the runs per side. */
+static void three_sides_group_in_order(void **state)
+{
+	struct vp_comparison *c = make_three();
+	static struct box t[2000];
+	char svg[256];
+	size_t full, pale, seen = 0;
+	double last_x = -1;
+	int runs = 0;
+	(void)state;
+
+	render(c, "k3", VP_SCALE_LINEAR);
+	bars_coloured_by_verdict(c, "k3", &full, &pale);
+	assert_true(vp_cmp_stat(&c->events[0], &c->events[0].rows[0], 1)->significant);
+	assert_true(vp_cmp_stat(&c->events[0], &c->events[0].rows[0], 2)->significant);
+	assert_true(full >= 3 && pale >= 1);
+	snprintf(svg, sizeof(svg), "%s/k3/cpu-clock-bar.svg", dir);
+	no_text_overlaps(svg);
+	size_t n = read_marks(svg, "text-box", t, 2000);
+	for (size_t i = 0; i < n; i++) {
+		static const char *const want[] = { "host: ", "guest: ", "third: " };
+		if (seen < 3 && !strncmp(t[i].text, want[seen], strlen(want[seen]))) {
+			assert_true(t[i].x > last_x);	/* left to right on the legend's line */
+			last_x = t[i].x;
+			seen++;
+		}
+		runs |= !strncmp(t[i].text, "4 runs per side; 95% intervals across runs", 42);
+	}
+	assert_int_equal(seen, 3);
+	assert_true(runs);
+	vp_comparison_free(c);
+}
+
+/* Every bar's whisker: the host's is the interval of its mean, another
+ * side's the ratio's interval times the host's mean, both from the model;
+ * drawn at the bar's scale (pixels per unit from the bars themselves) and
+ * centred on its bar. */
+static void whiskers_are_the_intervals(void **state)
+{
+	struct vp_comparison *c = make_three();
+	const struct vp_cmp_event *e = &c->events[0];
+	static struct box b[64], w[64];
+	char svg[256];
+	(void)state;
+
+	render(c, "wh", VP_SCALE_LINEAR);
+	snprintf(svg, sizeof(svg), "%s/wh/cpu-clock-bar.svg", dir);
+	size_t nb = read_marks(svg, "bar", b, 64), nw = read_marks(svg, "whisker", w, 64);
+	assert_int_equal(nb, 15);
+	assert_int_equal(nw, 15);
+	double k = b[0].w / b[0].value, x0 = b[0].x;
+	for (size_t i = 0; i < nw; i++) {
+		const struct vp_cmp_row *r = &e->rows[i / 3];
+		size_t s = (size_t)w[i].side;
+		double lo, hi, base = vp_cmp_mean(e, r, 0, VP_VALUE_PERIOD);
+
+		assert_int_equal(s, i % 3);
+		if (s == 0) {
+			assert_int_equal(vp_cmp_mean_interval(e, r, 0, VP_VALUE_PERIOD, 0.05, &lo, &hi), 0);
+		} else {
+			lo = base * vp_cmp_stat(e, r, s)->ratio_lo;
+			hi = base * vp_cmp_stat(e, r, s)->ratio_hi;
+		}
+		assert_true(lo < vp_cmp_mean(e, r, s, VP_VALUE_PERIOD) && vp_cmp_mean(e, r, s, VP_VALUE_PERIOD) < hi);
+		assert_true(fabs(w[i].lo - lo) <= 5e-4 + 1e-9 * lo && fabs(w[i].hi - hi) <= 5e-4 + 1e-9 * hi);
+		assert_int_equal(w[i].clipped, 0);
+		assert_true(fabs(w[i].x - (x0 + k * lo)) <= 0.5);
+		assert_true(fabs(w[i].x + w[i].w - (x0 + k * hi)) <= 0.5);
+		assert_true(fabs(w[i].y + w[i].h / 2 - (b[i].y + b[i].h / 2)) < 0.01);
+		assert_non_null(strstr(w[i].text, "whisker 95% ["));
+	}
+	vp_comparison_free(c);
+}
+
+/* K donuts: one per side, the same functions in the same order on each,
+ * every slice's tooltip with every side; of eight functions six get a slice
+ * and the rest is one grey "other" per donut. */
+static void donuts_share_their_order(void **state)
+{
+	static const char *const nm[] = { "a", "b", "c", "d", "e", "f", "g", "h" };
+	static uint64_t v[8][2];
+	static struct box sl[64];
+	char svg[256], first[3][8][64];
+	size_t count[3] = { 0 }, others = 0;
+	(void)state;
+
+	struct vp_comparison *c = make_three();
+	render(c, "donuts", VP_SCALE_AUTO);
+	snprintf(svg, sizeof(svg), "%s/donuts/cpu-clock-circle.svg", dir);
+	no_text_overlaps(svg);
+	size_t n = read_marks(svg, "slice", sl, 64);
+	for (size_t i = 0; i < n; i++) {
+		size_t s = (size_t)sl[i].side;
+		assert_true(s < 3 && count[s] < 8);
+		snprintf(first[s][count[s]++], 64, "%.*s", (int)strcspn(sl[i].text, "\n"), sl[i].text);
+		for (size_t k = 0; k < 3; k++) {	/* every side's values: the slice's first */
+			static const char *const lab[] = { "\nhost: ", "\nguest: ", "\nthird: " };
+			const char *at = strstr(sl[i].text, lab[k]);
+			assert_non_null(at);
+			if (k != s)
+				assert_true(at > strstr(sl[i].text, lab[s]));
+		}
+		if (strncmp(sl[i].text, "other", 5))
+			assert_non_null(strstr(sl[i].text, "\nthird/host: "));
+	}
+	assert_int_equal(count[0], 6);	/* five rows and the rest of the totals */
+	for (size_t s = 1; s < 3; s++) {
+		assert_int_equal(count[s], count[0]);
+		for (size_t i = 0; i < count[0]; i++)
+			assert_string_equal(first[s][i], first[0][i]);
+	}
+	vp_comparison_free(c);
+
+	for (int i = 0; i < 8; i++)
+		v[i][0] = v[i][1] = 1000u * (uint64_t)(9 - i);
+	c = make(nm, (const uint64_t(*)[2])v, 8);
+	render(c, "confetti", VP_SCALE_AUTO);
+	snprintf(svg, sizeof(svg), "%s/confetti/cpu-clock-circle.svg", dir);
+	n = read_marks(svg, "slice", sl, 64);
+	assert_int_equal(n, 2 * 7);
+	for (size_t i = 0; i < n; i++)
+		others += !strncmp(sl[i].text, "other: 2 functions outside the 6 named", 38);
+	assert_int_equal(others, 2);
+	vp_comparison_free(c);
+}
+
 /* PDF and EPS carry no wall-clock date: the same comparison, the same bytes. */
 static void pdf_and_eps_are_deterministic(void **state)
 {
@@ -583,6 +801,9 @@ int main(void)
 		cmocka_unit_test(templates_go_before_the_middle_cut),
 		cmocka_unit_test(one_side_empty),
 		cmocka_unit_test(small_size_never_overlaps),
+		cmocka_unit_test(three_sides_group_in_order),
+		cmocka_unit_test(whiskers_are_the_intervals),
+		cmocka_unit_test(donuts_share_their_order),
 		cmocka_unit_test(pdf_and_eps_are_deterministic),
 		cmocka_unit_test(unwritable_outdir_fails_cleanly),
 	};

@@ -635,6 +635,42 @@ static void simulated_tiny_counts(void **state)
 	gsl_rng_free(g);
 }
 
+/* A side's own mean interval (a bar's whisker): R's t.test(1:5) prints the
+ * 95% interval 1.036757 4.963243; two runs 10, 20 use t(0.975, 1) =
+ * 12.7062047361747 (tables); one run of 10 samples is R's poisson.test(10)
+ * interval 4.795389 18.390356 times the value per sample; equal runs, a
+ * row without samples and bad input. */
+static void mean_interval_published(void **state)
+{
+	static const double five[] = { 1, 2, 3, 4, 5 }, two[] = { 10, 20 }, same[] = { 7, 7, 7 };
+	double lo, hi;
+	struct side a;
+	(void)state;
+
+	assert_int_equal(vp_stat_mean_interval(mk(&a, 5, five, 100), 0.05, &lo, &hi), 0);
+	assert_true(fabs(lo - 1.036757) < 5e-7 && fabs(hi - 4.963243) < 5e-7);
+	assert_int_equal(vp_stat_mean_interval(mk(&a, 2, two, 100), 0.05, &lo, &hi), 0);
+	assert_true(lo == 0);	/* 15 - 63.5: held at 0 */
+	assert_true(fabs(hi - (15 + 12.7062047361747 * 5)) < 1e-9);
+	assert_int_equal(vp_stat_mean_interval(mk(&a, 3, same, 100), 0.05, &lo, &hi), 0);
+	assert_true(lo == 7 && hi == 7);
+
+	/* one run: 10 samples of period 1000 each */
+	a.v[0] = 10000;
+	a.c[0] = 10;
+	a.t[0] = 1e6;
+	a.tc[0] = 1000;
+	a.s = (struct vp_stat_side){ 1, a.v, a.c, a.t, a.tc };
+	assert_int_equal(vp_stat_mean_interval(&a.s, 0.05, &lo, &hi), 0);
+	assert_true(fabs(lo - 4795.389) < 5e-3 && fabs(hi - 18390.356) < 5e-3);
+	a.v[0] = a.c[0] = 0;
+	assert_int_equal(vp_stat_mean_interval(&a.s, 0.05, &lo, &hi), 0);
+	assert_true(lo == 0 && hi == 0);
+	a.v[0] = 5;	/* a value without samples */
+	assert_int_equal(vp_stat_mean_interval(&a.s, 0.05, &lo, &hi), -EINVAL);
+	assert_int_equal(vp_stat_mean_interval(mk(&a, 5, five, 100), 1.5, &lo, &hi), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -647,6 +683,7 @@ int main(void)
 		cmocka_unit_test(event_is_rows_plus_bh),
 		cmocka_unit_test(aa_floor_splits_in_order),
 		cmocka_unit_test(describe_and_bad_input),
+		cmocka_unit_test(mean_interval_published),
 		cmocka_unit_test(simulated_fdr_and_power),
 		cmocka_unit_test(simulated_floor_and_sampling),
 		cmocka_unit_test(simulated_tiny_counts),
