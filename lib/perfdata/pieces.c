@@ -30,7 +30,6 @@
 #define MIN_PIECE	(1ull << 20)
 #define PIECES_PER_THREAD 4
 #define QUEUE_MAX	((256ull << 20) / 64)	/* ordered.c's half-flush threshold, in records */
-#define RELEASE_STRIDE	(4u << 20)
 
 struct worker {
 	struct vp_error err;
@@ -429,12 +428,13 @@ int vp_pieces_replay(struct vp_pieces *p, const struct vp_perf_tool *tool, void 
 static void sample_piece(struct vp_pieces *p, struct worker *wk, void *wctx, size_t k)
 {
 	const struct vp_pd_piece *pc = &p->pc[k];
-	long page = sysconf(_SC_PAGESIZE);
-	uint64_t off = pc->first, released = off & ~(uint64_t)(page - 1), n = 0;
+	struct vp_pd_window win;
+	uint64_t off = pc->first, done = 0;
 	uint32_t round = pc->round0;
 	struct vp_sample s;
 	struct vp_pieces_pos pos;
 
+	vp_pd_window_start(&win, p->map, p->map_len, off);
 	while (off < pc->exit) {
 		const struct perf_event_header *h = (const void *)(p->map + off);
 		if (h->type == PERF_RECORD_SAMPLE) {
@@ -442,7 +442,7 @@ static void sample_piece(struct vp_pieces *p, struct worker *wk, void *wctx, siz
 			if (r < 0) {
 				wk->malformed = 1;
 				__atomic_store_n(&p->stop, 1, __ATOMIC_RELAXED);
-				return;
+				break;
 			}
 			if (r > 0) {
 				if (queued_time(s.time) && s.time < p->limit[round - 1])
@@ -453,29 +453,23 @@ static void sample_piece(struct vp_pieces *p, struct worker *wk, void *wctx, siz
 					wk->rc = r;
 					wk->rc_piece = k;
 					__atomic_store_n(&p->stop, 1, __ATOMIC_RELAXED);
-					return;
+					break;
 				}
 			}
 		} else if (h->type == VP_REC_FINISHED_ROUND) {
 			round++;
 		}
 		off += h->size;
-		if (off - released >= RELEASE_STRIDE) {
-			uint64_t to = off & ~(uint64_t)(page - 1);
-			madvise((void *)(p->map + released), to - released, MADV_DONTNEED);
-			vp_progress_advance(to - released);
-			n += to - released;
-			released = to;
+		if (off >= win.hi) {
+			uint64_t gone = vp_pd_window_move(&win, off);
+			vp_progress_advance(gone);
+			done += gone;
 			if (__atomic_load_n(&p->stop, __ATOMIC_RELAXED))
-				return;
+				break;
 		}
 	}
-	uint64_t to = (pc->exit + page - 1) & ~(uint64_t)(page - 1);
-	if (to > p->map_len)
-		to = p->map_len & ~(uint64_t)(page - 1);
-	if (to > released)
-		madvise((void *)(p->map + released), to - released, MADV_DONTNEED);
-	vp_progress_advance(pc->end - pc->begin > n ? pc->end - pc->begin - n : 0);
+	vp_pd_window_end(&win);
+	vp_progress_advance(pc->end - pc->begin > done ? pc->end - pc->begin - done : 0);
 }
 
 static void samples_main(void *ctx, unsigned w)

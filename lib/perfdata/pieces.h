@@ -43,6 +43,21 @@ struct vp_pd_piece {
 	uint32_t round0;		/* the plan: the file's round its first record is in */
 };
 
+/* The pages of the mapping one reader has in use: those ahead are mapped in
+ * one call a stride at a time (a fault maps only 16 pages, and in a virtual
+ * machine a fault is dear), those behind are given back, so memory stays
+ * flat whatever the file's size. */
+struct vp_pd_window {
+	const uint8_t *map;
+	uint64_t len;			/* of the mapping */
+	uint64_t lo, hi;		/* [lo, hi) is mapped */
+};
+void vp_pd_window_start(struct vp_pd_window *w, const uint8_t *map, uint64_t len, uint64_t off);
+/* The reader is at off >= w->hi: give back what is behind it and map the
+ * next stride. Returns the bytes given back. */
+uint64_t vp_pd_window_move(struct vp_pd_window *w, uint64_t off);
+uint64_t vp_pd_window_end(struct vp_pd_window *w);
+
 /* Scan one piece of the mapped file from p->first, or (resync) from the
  * first offset in [begin, end) that looks like a run of records: the plan
  * checks that start against where the piece before ends. 0, or -ENOMEM. */

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #define RESYNC_RUN	16		/* records that must look right after a guessed start */
-#define RELEASE_STRIDE	(4u << 20)	/* give back pages read, in steps this big */
+#define STRIDE		(2u << 20)	/* map pages ahead, give them back, in steps this big */
 
 static int grow(void **v, size_t *cap, size_t n, size_t elem)
 {
@@ -27,6 +27,42 @@ static int grow(void **v, size_t *cap, size_t n, size_t elem)
 	*v = p;
 	*cap = c;
 	return 0;
+}
+
+static uint64_t page_down(uint64_t off)
+{
+	return off & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
+}
+
+void vp_pd_window_start(struct vp_pd_window *w, const uint8_t *map, uint64_t len, uint64_t off)
+{
+	w->map = map;
+	w->len = len;
+	w->lo = w->hi = page_down(off);
+	vp_pd_window_move(w, off);
+}
+
+uint64_t vp_pd_window_move(struct vp_pd_window *w, uint64_t off)
+{
+	uint64_t to = page_down(off), gone = to > w->lo ? to - w->lo : 0;
+
+	if (gone)
+		madvise((void *)(w->map + w->lo), gone, MADV_DONTNEED);
+	w->lo = to;
+	w->hi = to + STRIDE < w->len ? to + STRIDE : w->len;
+	if (w->hi > to)
+		madvise((void *)(w->map + to), w->hi - to, MADV_POPULATE_READ);
+	return gone;
+}
+
+uint64_t vp_pd_window_end(struct vp_pd_window *w)
+{
+	uint64_t gone = w->hi > w->lo ? w->hi - w->lo : 0;
+
+	if (gone)
+		madvise((void *)(w->map + w->lo), gone, MADV_DONTNEED);
+	w->lo = w->hi;
+	return gone;
 }
 
 void vp_pd_piece_reset(struct vp_pd_piece *p)
@@ -115,17 +151,33 @@ static int queued_time(uint64_t t)
 	return t != 0 && t != ~0ull;
 }
 
+/* A sample's time as vp_pd_record_time has it, without its work when every
+ * event has one layout and this sample's id is the one before's. */
+static inline uint64_t sample_time(struct vp_perfdata *pd, struct vp_pd_idcache *ids,
+				   const struct perf_event_header *h, int tidx)
+{
+	const uint64_t *body = (const uint64_t *)(h + 1);
+	size_t n = (h->size - sizeof(*h)) / 8;
+
+	if (tidx >= 0 && (size_t)tidx < n &&
+	    (pd->nevsels == 1 || (pd->id_pos >= 0 && (size_t)pd->id_pos < n && ids->ev &&
+				  body[pd->id_pos] == ids->id)))
+		return body[tidx];
+	return vp_pd_record_time(pd, ids, h);
+}
+
 int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_piece *p, int resync_start)
 {
+	int tidx = pd->uniform ? pd->layouts[0].time : -1;
 	struct vp_pd_idcache ids = { 0 };
 	struct vp_pd_round cur = { 0, 0 };
-	long page = sysconf(_SC_PAGESIZE);
-	uint64_t off, released;
+	struct vp_pd_window win;
+	uint64_t off;
 
 	if (resync_start)
 		p->first = resync(pd, map, p->begin, p->end);
 	off = p->first;
-	released = off & ~(uint64_t)(page - 1);
+	vp_pd_window_start(&win, map, pd->data_end, off);
 	while (off < p->end) {
 		struct perf_event_header h;
 		const struct perf_event_header *rec = (const void *)(map + off);
@@ -142,7 +194,7 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_pi
 		}
 		p->records++;
 		if (h.type == PERF_RECORD_SAMPLE) {
-			if (queued_time(t = vp_pd_record_time(pd, &ids, rec)))
+			if (queued_time(t = sample_time(pd, &ids, rec, tidx)))
 				queue(&cur, t);
 		} else if (h.type >= 64) {
 			switch (h.type) {
@@ -163,6 +215,7 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_pi
 			case VP_REC_HEADER_FEATURE:
 				p->odd = 1;
 				p->exit = off;
+				vp_pd_window_end(&win);
 				return 0;
 			default:
 				if (grow((void **)&p->hdr, &p->caphdr, p->nhdr, sizeof(*p->hdr)) < 0)
@@ -190,12 +243,10 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_pi
 			}
 		}
 		off += h.size;
-		if (off - released >= RELEASE_STRIDE) {
-			uint64_t to = off & ~(uint64_t)(page - 1);
-			madvise((void *)(map + released), to - released, MADV_DONTNEED);
-			released = to;
-		}
+		if (off >= win.hi)
+			vp_pd_window_move(&win, off);
 	}
+	vp_pd_window_end(&win);
 	p->exit = off;
 	if (grow((void **)&p->rounds, &p->caprounds, p->nrounds, sizeof(cur)) < 0)
 		return -ENOMEM;
