@@ -1,5 +1,6 @@
 /* Shared pieces of the commands (see common.h). */
 #include "common.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,6 +13,24 @@
 #include "converters/formats.h"
 #include "lib/util/namelist.h"
 #include "lib/util/outfile.h"
+
+int vp_load_opt(const struct vp_cmd_info *info, int id, const char *arg, struct vp_load_opts *lo)
+{
+	unsigned long long n;
+
+	switch (id) {
+	case OPT_THREADS:
+		if (vp_parse_u64(arg, &n) < 0 || n < 1 || n > 1024)
+			return vp_usage_error(info, "--threads wants 1 to 1024, not '%s'", arg);
+		lo->threads = (unsigned)n;
+		return 1;
+	case 'q':
+		vp_cmd_progress_quiet();
+		return 1;
+	default:
+		return 0;
+	}
+}
 
 int vp_csv_safe_opt(int id, int *safe)
 {
@@ -30,6 +49,10 @@ void vp_cmp_args_init(struct vp_cmp_args *a)
 
 int vp_cmp_args_opt(const struct vp_cmd_info *info, int id, const char *arg, struct vp_cmp_args *a)
 {
+	int r;
+
+	if ((r = vp_load_opt(info, id, arg, &a->lo)) != 0)
+		return r;
 	switch (id) {
 	case 'k':
 		if (vp_key_parse(arg, &a->co.key) < 0 || !(a->co.key & VP_KEY_SYM) ||

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "common.h"
 #include "options.h"
+#include "progress.h"
 #include "converters/formats.h"
 #include "lib/compare/compare.h"
 
@@ -94,7 +95,10 @@ int cmd_compare(int argc, char **argv)
 		vp_cmp_args_free(&a.cmp);
 		return 2;
 	}
-	if (vp_cmp_args_build(&a.cmp, argv[i], argv[i + 1], &c, &err) < 0) {
+	vp_cmd_progress_start("compare");
+	int r = vp_cmp_args_build(&a.cmp, argv[i], argv[i + 1], &c, &err);
+	vp_cmd_progress_stop();
+	if (r < 0) {
 		vp_cmd_fail("compare", &err);
 		goto out;
 	}

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "options.h"
+#include "progress.h"
 #include "lib/record/record.h"
 
 
@@ -38,6 +39,8 @@ static const struct vp_opt opts[] = {
 	VP_OPT_STRING("guest-modules", 0, "FILE", "the guest's /proc/modules, noted in the file",
 		      struct vp_record_opts, guest_modules),
 	{ "mmap-pages", 'm', "N", "ring buffer pages per CPU, a power of two (default 128)", 'm' },
+	{ "quiet", 'q', NULL, "no progress line on stderr (on a terminal: time, samples and lost "
+	  "so far)", 'q' },
 	VP_OPT_END,
 };
 
@@ -84,6 +87,9 @@ static int on_opt(int id, const char *arg, void *ctx)
 			return vp_usage_error(&info, "-m wants a power of two up to 65536, not '%s'", arg);
 		o->mmap_pages = n;
 		break;
+	case 'q':
+		vp_cmd_progress_quiet();
+		break;
 	}
 	return 0;
 }
@@ -125,7 +131,9 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	vp_cmd_progress_start("record");
 	int rc = vp_record(&o, &res, &err);
+	vp_cmd_progress_stop();
 	free(all);
 	if (rc < 0)
 		return vp_cmd_fail("record", &err);

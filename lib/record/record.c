@@ -24,6 +24,7 @@
 #include "events.h"
 #include "machine.h"
 #include "lib/perfdata/write.h"
+#include "lib/util/progress.h"
 #include "finish.h"
 #include "synth.h"
 #include "targets.h"
@@ -480,6 +481,7 @@ static void record_loop(struct rec *r)
 	struct pollfd *pf = calloc(r->nrings + 2, sizeof(*pf));
 	int done = 0;
 
+	vp_progress_record(0, 0);
 	while (!done && pf) {
 		size_t np = 0;
 		int any = 0;
@@ -503,6 +505,7 @@ static void record_loop(struct rec *r)
 		poll(pf, np, timeout);
 		if (drain(r, &any) < 0)
 			break;
+		vp_progress_record(r->samples, r->lost);
 		if (any) {
 			vp_pdw_finished_round(r->w);
 			vp_pdw_flush(r->w);	/* a killed recording keeps every whole round */
