@@ -57,9 +57,7 @@ struct vp_pieces {
 				 * n[qlo[r]..lo[r+1]) at its end */
 	struct vp_perfdata_stats stats;
 	int replayed;
-	/* the threads' shared queue of pieces */
-	size_t next;
-	int stop, rc;
+	int stop;		/* a worker failed: the others skip what is left */
 	vp_pieces_sample_fn fn;
 	void *const *wctx;
 	struct worker *wk;
@@ -132,20 +130,14 @@ static void position(const struct vp_pieces *p, uint32_t r, uint64_t t, uint64_t
 	pos->mark = lo;
 }
 
-static void scan_main(void *ctx, unsigned w)
+static int scan_item(void *ctx, unsigned thread, size_t k)
 {
 	struct vp_pieces *p = ctx;
+	int r = vp_pd_scan_piece(p->pd, p->map, &p->pc[k], k > 0);
 
-	(void)w;
-	for (;;) {
-		size_t k = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
-		if (k >= p->npc)
-			return;
-		int r = vp_pd_scan_piece(p->pd, p->map, &p->pc[k], k > 0);
-		if (r < 0)
-			__atomic_store_n(&p->rc, r, __ATOMIC_RELAXED);
-		vp_progress_advance(p->pc[k].end - p->pc[k].begin);
-	}
+	(void)thread;
+	vp_progress_advance(p->pc[k].end - p->pc[k].begin);
+	return r;
 }
 
 /* Each piece starts where the one before ends (scanning it again from there
@@ -363,8 +355,7 @@ int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_b
 	}
 	p->pc[0].first = pd->data_start;
 	vp_progress_expect(size, 2);
-	vp_run_threads(p->threads < p->npc ? p->threads : (unsigned)p->npc, scan_main, p);
-	r = p->rc;
+	r = vp_run_queue(p->threads, p->npc, scan_item, p);
 	if (r == 0)
 		r = join_pieces(p);
 	if (r == 0)
@@ -472,17 +463,13 @@ static void sample_piece(struct vp_pieces *p, struct worker *wk, void *wctx, siz
 	vp_progress_advance(pc->end - pc->begin > done ? pc->end - pc->begin - done : 0);
 }
 
-static void samples_main(void *ctx, unsigned w)
+static int samples_item(void *ctx, unsigned w, size_t k)
 {
 	struct vp_pieces *p = ctx;
-	struct worker *wk = &p->wk[w];
 
-	while (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED)) {
-		size_t k = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
-		if (k >= p->npc)
-			break;
-		sample_piece(p, wk, p->wctx[w], k);
-	}
+	if (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED))
+		sample_piece(p, &p->wk[w], p->wctx[w], k);
+	return 0;
 }
 
 int vp_pieces_samples(struct vp_pieces *p, vp_pieces_sample_fn fn, void *const *wctx,
@@ -493,11 +480,10 @@ int vp_pieces_samples(struct vp_pieces *p, vp_pieces_sample_fn fn, void *const *
 
 	p->fn = fn;
 	p->wctx = wctx;
-	p->next = 0;
 	p->stop = 0;
 	for (unsigned w = 0; w < p->threads; w++)
 		p->wk[w] = (struct worker){ .rc = 0 };
-	vp_run_threads(p->threads < p->npc ? p->threads : (unsigned)p->npc, samples_main, p);
+	vp_run_queue(p->threads, p->npc, samples_item, p);
 	for (unsigned w = 0; w < p->threads; w++) {
 		struct worker *wk = &p->wk[w];
 		p->stats.samples += wk->ids.samples;

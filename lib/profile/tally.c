@@ -5,7 +5,8 @@
  *   met gets a state number: a timeline of states per space;
  * - count: each worker adds its samples into its own hash table keyed by
  *   (event, cpumode, state at the sample's mark, address), keeping where
- *   the key's first sample is in perf's order; then the tables are joined;
+ *   the key's first sample is in perf's order; then the tables are joined
+ *   (keys.c);
  * - resolve: the records are replayed again into the caller's session, and
  *   at each mark the keys whose first sample comes there are resolved.
  * A key's addresses resolve alike wherever its space is in that state, and
@@ -14,11 +15,11 @@
  * walk has it. Two different map sets of one space with one fingerprint
  * would be taken for one state: a 2^-64 chance per pair. */
 #include "tally.h"
+#include "keys.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "lib/util/strpool.h"
 #include "lib/util/u64map.h"
@@ -163,133 +164,16 @@ static void plan_free(struct plan *pl)
 	vp_session_free(pl->sc.session);
 }
 
-/* ---- count: a hash table per worker ---- */
-
-struct entry {
-	uint64_t ip;
-	uint64_t samples, period;	/* samples 0: an empty slot */
-	uint64_t off;		/* its first sample in perf's order: this offset, */
-	uint32_t state, mark, when;	/* this mark and (when, off) (vp_pieces_pos) */
-	uint16_t evsel;
-	uint8_t cpumode;
-};
-
-/* a before b in perf's order */
-static int earlier(const struct entry *a, const struct entry *b)
-{
-	if (a->mark != b->mark)
-		return a->mark < b->mark;
-	if (a->when != b->when)
-		return a->when < b->when;
-	return a->off < b->off;
-}
-
-static int same_key(const struct entry *a, const struct entry *b)
-{
-	return a->ip == b->ip && a->state == b->state && a->evsel == b->evsel &&
-	       a->cpumode == b->cpumode;
-}
-
-static uint64_t entry_hash(const struct entry *k)
-{
-	return vp_hash_u64(k->ip ^ ((uint64_t)k->state << 20) ^ ((uint64_t)k->evsel << 3) ^
-			   k->cpumode);
-}
-
-/* Samples wait in a ring while their slots are fetched: a table bigger
- * than the caches costs a memory latency per new key, and this way several
- * are under way at once. */
-#define RING 16
+/* ---- count: a table of keys per worker (keys.c) ---- */
 
 struct counter {
 	const struct vp_tally_opts *o;
 	const struct plan *pl;
-	struct entry *e;
-	size_t cap, n;		/* cap a power of two; n below 7/10 of it */
-	struct entry ring[RING];
-	unsigned head, queued;
+	struct vp_keys keys;
 	/* the space of the sample before, and the marks its state holds for */
 	uint64_t space, from, until;
 	uint32_t state;
 };
-
-static struct entry *probe(struct entry *e, size_t cap, const struct entry *k)
-{
-	size_t mask = cap - 1, i = entry_hash(k) & mask;
-
-	while (e[i].samples && !same_key(&e[i], k))
-		i = (i + 1) & mask;
-	return &e[i];
-}
-
-/* Tables in memory of their own, on huge pages where the system gives them:
- * in a virtual machine a TLB miss is a walk through two page tables, and
- * with 4 KiB pages nearly every new key was one. */
-#define HUGE (2u << 20)
-
-static struct entry *table_new(size_t cap)
-{
-	size_t bytes = (cap * sizeof(struct entry) + HUGE - 1) / HUGE * HUGE;
-	void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (m == MAP_FAILED)
-		return NULL;
-	madvise(m, bytes, MADV_HUGEPAGE);
-	return m;
-}
-
-static void table_free(struct entry *e, size_t cap)
-{
-	if (e)
-		munmap(e, (cap * sizeof(*e) + HUGE - 1) / HUGE * HUGE);
-}
-
-static int counter_grow(struct counter *c)
-{
-	size_t cap = c->cap ? c->cap * 2 : 4096;
-	struct entry *e = table_new(cap);
-
-	if (!e)
-		return -ENOMEM;
-	for (size_t i = 0; i < c->cap; i++)
-		if (c->e[i].samples)
-			*probe(e, cap, &c->e[i]) = c->e[i];
-	table_free(c->e, c->cap);
-	c->e = e;
-	c->cap = cap;
-	return 0;
-}
-
-/* Add samples under a key, which keeps its first sample's place. */
-static int counter_add(struct counter *c, const struct entry *k)
-{
-	struct entry *e;
-
-	if ((c->n + 1) * 10 > c->cap * 7 && counter_grow(c) < 0)
-		return -ENOMEM;
-	e = probe(c->e, c->cap, k);
-	if (!e->samples) {
-		*e = *k;
-		c->n++;
-		return 0;
-	}
-	e->samples += k->samples;
-	e->period += k->period;
-	if (earlier(k, e)) {
-		e->mark = k->mark;
-		e->when = k->when;
-		e->off = k->off;
-	}
-	return 0;
-}
-
-static int counter_drain(struct counter *c)
-{
-	for (; c->queued; c->queued--, c->head = (c->head + 1) % RING)
-		if (counter_add(c, &c->ring[c->head]) < 0)
-			return -ENOMEM;
-	return 0;
-}
 
 /* The state a space is in at a mark. */
 static uint32_t state_at(struct counter *c, uint64_t space, uint64_t mark)
@@ -324,36 +208,13 @@ static int count_sample(void *wctx, const struct vp_sample *s, const struct vp_p
 
 	if (ev >= c->o->ntables || !c->o->tables[ev])
 		return 0;
-	struct entry k = {
+	struct vp_key k = {
 		.ip = s->ip, .samples = s->count, .period = s->period, .off = s->offset,
 		.state = state_at(c, vp_session_sample_space(s->pid, cpumode), pos->mark),
 		.mark = (uint32_t)pos->mark, .when = (uint32_t)pos->when, .evsel = (uint16_t)ev,
 		.cpumode = (uint8_t)cpumode,
 	};
-	if (c->queued) {	/* a run of one key joins the last one queued */
-		struct entry *last = &c->ring[(c->head + c->queued - 1) % RING];
-		if (same_key(last, &k)) {
-			last->samples += k.samples;
-			last->period += k.period;
-			if (earlier(&k, last))
-				*last = (struct entry){ .ip = k.ip, .samples = last->samples,
-							.period = last->period, .off = k.off,
-							.state = k.state, .mark = k.mark,
-							.when = k.when, .evsel = k.evsel,
-							.cpumode = k.cpumode };
-			return 0;
-		}
-	}
-	if (c->queued == RING) {
-		if (counter_add(c, &c->ring[c->head]) < 0)
-			return vp_errorf(err, -ENOMEM, "out of memory");
-		c->head = (c->head + 1) % RING;
-		c->queued--;
-	}
-	c->ring[(c->head + c->queued++) % RING] = k;
-	if (c->cap)
-		__builtin_prefetch(&c->e[entry_hash(&k) & (c->cap - 1)]);
-	return 0;
+	return vp_keys_put(&c->keys, &k) < 0 ? vp_errorf(err, -ENOMEM, "out of memory") : 0;
 }
 
 /* ---- resolve: the keys at their first samples ---- */
@@ -361,22 +222,17 @@ static int count_sample(void *wctx, const struct vp_sample *s, const struct vp_p
 struct resolver {
 	const struct vp_tally_opts *o;
 	const struct plan *pl;
-	struct entry *e;	/* in perf's order of their first samples */
+	struct vp_key *e;	/* in perf's order of their first samples */
 	size_t n, i;
 	struct vp_error *err;
 };
-
-static int by_first(const void *a, const void *b)
-{
-	return earlier(a, b) ? -1 : earlier(b, a);	/* no two keys share a first sample */
-}
 
 static int resolve_at(void *ctx, uint64_t mark)
 {
 	struct resolver *rs = ctx;
 
 	for (; rs->i < rs->n && rs->e[rs->i].mark == mark; rs->i++) {
-		const struct entry *e = &rs->e[rs->i];
+		const struct vp_key *e = &rs->e[rs->i];
 		uint64_t space = rs->pl->st[e->state].space;
 		struct vp_resolved res;
 		vp_session_resolve(rs->o->session, space >> 32 ? UINT32_MAX : (uint32_t)space,
@@ -388,33 +244,13 @@ static int resolve_at(void *ctx, uint64_t mark)
 	return 0;
 }
 
-/* Every worker's keys in one array, in perf's order of their first samples. */
-static int join(struct counter *c, unsigned n, struct resolver *rs)
-{
-	struct counter *all = &c[0];
-
-	for (unsigned w = 0; w < n; w++)
-		if (counter_drain(&c[w]) < 0)
-			return -ENOMEM;
-	for (unsigned w = 1; w < n; w++)
-		for (size_t i = 0; i < c[w].cap; i++)
-			if (c[w].e[i].samples && counter_add(all, &c[w].e[i]) < 0)
-				return -ENOMEM;
-	if (!(rs->e = malloc((all->n ? all->n : 1) * sizeof(*rs->e))))
-		return -ENOMEM;
-	for (size_t i = 0; i < all->cap; i++)
-		if (all->e[i].samples)
-			rs->e[rs->n++] = all->e[i];
-	qsort(rs->e, rs->n, sizeof(*rs->e), by_first);
-	return 0;
-}
-
 int vp_tally(struct vp_perfdata *pd, const struct vp_tally_opts *o, struct vp_error *err)
 {
 	struct vp_pieces *p = NULL;
 	struct plan pl = { .sc.err = err };
 	struct vp_strpool *pool = NULL;
 	struct counter *c = NULL;
+	struct vp_keys *keys = NULL;
 	void **wctx = NULL;
 	struct resolver rs = { .o = o, .pl = &pl, .err = err };
 	unsigned n = 0;
@@ -438,7 +274,8 @@ int vp_tally(struct vp_perfdata *pd, const struct vp_tally_opts *o, struct vp_er
 	n = vp_pieces_threads(p);
 	c = calloc(n, sizeof(*c));
 	wctx = calloc(n, sizeof(*wctx));
-	if (!c || !wctx) {
+	keys = calloc(n, sizeof(*keys));
+	if (!c || !wctx || !keys) {
 		r = vp_errorf(err, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -448,7 +285,12 @@ int vp_tally(struct vp_perfdata *pd, const struct vp_tally_opts *o, struct vp_er
 	}
 	if ((r = vp_pieces_samples(p, count_sample, wctx, err)) != 0)
 		goto out;
-	if ((r = join(c, n, &rs)) < 0) {
+	for (unsigned w = 0; w < n; w++)
+		keys[w] = c[w].keys;
+	r = vp_keys_join(keys, n, &rs.e, &rs.n);
+	for (unsigned w = 0; w < n; w++)
+		c[w].keys = keys[w];
+	if (r < 0) {
 		r = vp_errorf(err, r, "out of memory");
 		goto out;
 	}
@@ -458,7 +300,8 @@ out:
 	vp_pieces_close(p, r == 0);
 	if (c)
 		for (unsigned w = 0; w < n; w++)
-			table_free(c[w].e, c[w].cap);
+			vp_keys_free(&c[w].keys);
+	free(keys);
 	free(c);
 	free(wctx);
 	free(rs.e);

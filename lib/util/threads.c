@@ -57,3 +57,30 @@ unsigned vp_run_threads(unsigned n, void (*fn)(void *ctx, unsigned i), void *ctx
 	free(st);
 	return made + 1;
 }
+
+struct queue {
+	int (*fn)(void *ctx, unsigned thread, size_t item);
+	void *ctx;
+	size_t n, next;
+	int rc;
+};
+
+static void queue_main(void *arg, unsigned thread)
+{
+	struct queue *q = arg;
+	size_t k;
+	int r;
+
+	while ((k = __atomic_fetch_add(&q->next, 1, __ATOMIC_RELAXED)) < q->n)
+		if ((r = q->fn(q->ctx, thread, k)) < 0)
+			__atomic_store_n(&q->rc, r, __ATOMIC_RELAXED);
+}
+
+int vp_run_queue(unsigned threads, size_t n, int (*fn)(void *ctx, unsigned thread, size_t item),
+		 void *ctx)
+{
+	struct queue q = { fn, ctx, n, 0, 0 };
+
+	vp_run_threads(threads < n ? threads : (unsigned)(n ? n : 1), queue_main, &q);
+	return q.rc;
+}
