@@ -167,8 +167,6 @@ struct vp_pieces;
 int vp_pieces_open(struct vp_perfdata *pd, unsigned threads, struct vp_pieces **out,
 		   struct vp_error *err);
 unsigned vp_pieces_threads(const struct vp_pieces *p);
-/* How many records the replay delivers. */
-uint64_t vp_pieces_records(const struct vp_pieces *p);
 /* The records that are not samples, in perf's order, to tool (its sample
  * callback unused), and at(actx, mark) before each (mark: how many went
  * before) and once after the last. A negative return stops it. */

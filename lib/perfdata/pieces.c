@@ -385,11 +385,6 @@ unsigned vp_pieces_threads(const struct vp_pieces *p)
 	return p->threads;
 }
 
-uint64_t vp_pieces_records(const struct vp_pieces *p)
-{
-	return p->nn;
-}
-
 int vp_pieces_replay(struct vp_pieces *p, const struct vp_perf_tool *tool, void *ctx,
 		     int (*at)(void *actx, uint64_t mark), void *actx, struct vp_error *err)
 {

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "lib/util/strpool.h"
@@ -145,6 +146,41 @@ static int by_first(const void *a, const void *b)
 	return vp_key_earlier(a, b) ? -1 : vp_key_earlier(b, a);	/* no two keys share a first sample */
 }
 
+/* In perf's order of first samples: a counting sort by mark (marks are
+ * few: the records that are not samples), then each mark's keys by place. */
+static int sort_by_first(struct vp_key *v, size_t n)
+{
+	uint32_t top = 0;
+	size_t *at;
+	struct vp_key *tmp;
+
+	for (size_t i = 0; i < n; i++)
+		top = v[i].mark > top ? v[i].mark : top;
+	at = calloc((size_t)top + 2, sizeof(*at));
+	tmp = malloc((n ? n : 1) * sizeof(*tmp));
+	if (!at || !tmp) {
+		free(at);
+		free(tmp);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		at[v[i].mark + 1]++;
+	for (uint32_t m = 1; m <= top + 1; m++)
+		at[m] += at[m - 1];
+	for (size_t i = 0; i < n; i++)
+		tmp[at[v[i].mark]++] = v[i];
+	memcpy(v, tmp, n * sizeof(*v));
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].mark == v[i].mark; j++)
+			;
+		if (j - i > 1)
+			qsort(v + i, j - i, sizeof(*v), by_first);
+	}
+	free(at);
+	free(tmp);
+	return 0;
+}
+
 /* The join, on every thread: each worker's table is cut into one array per partition
  * (a key's partition by its hash), then each partition's arrays become one
  * table (a key several workers saw is one key) and one sorted array; a last
@@ -228,8 +264,7 @@ static int join_part(struct joiner *j, unsigned p)
 				out->v[out->n++] = t.e[i];
 		table_free(t.e, t.cap);
 	}
-	qsort(out->v, out->n, sizeof(*out->v), by_first);
-	return 0;
+	return sort_by_first(out->v, out->n);
 }
 
 static int cut_item(void *ctx, unsigned thread, size_t w)
