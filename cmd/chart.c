@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "common.h"
 #include "options.h"
+#include "progress.h"
 #include "converters/formats.h"
 #include "lib/compare/compare.h"
 #include "render/chart.h"
@@ -190,7 +191,10 @@ int cmd_chart(int argc, char **argv)
 	}
 	if (argc - i >= 2) {
 		a.cmp.co.top = 0;
-		if (vp_cmp_args_build(&a.cmp, argv + i, (size_t)(argc - i), &c, &err) < 0) {
+		vp_cmd_progress_start("chart");
+		int r = vp_cmp_args_build(&a.cmp, argv + i, (size_t)(argc - i), &c, &err);
+		vp_cmd_progress_stop();
+		if (r < 0) {
 			vp_cmd_fail("chart", &err);
 			goto out;
 		}

@@ -1,5 +1,6 @@
 /* Shared pieces of the commands (see common.h). */
 #include "common.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -31,10 +32,19 @@ void vp_cmp_args_init(struct vp_cmp_args *a)
 int vp_load_opt(const struct vp_cmd_info *info, int id, const char *arg, struct vp_load_opts *lo)
 {
 	struct vp_error err = { 0 };
+	unsigned long long n;
 	const char *name;
 	int r;
 
 	switch (id) {
+	case OPT_THREADS:
+		if (vp_parse_u64(arg, &n) < 0 || n < 1 || n > 1024)
+			return vp_usage_error(info, "--threads wants 1 to 1024, not '%s'", arg);
+		lo->threads = (unsigned)n;
+		return 1;
+	case 'q':
+		vp_cmd_progress_quiet();
+		return 1;
 	case OPT_LOAD_PID:
 		name = "--pid";
 		r = vp_filter_add_pids(&lo->filter, arg, &err);

@@ -12,8 +12,12 @@
 #include "options.h"
 
 /* How perf.data is read (symbol sources), bound into the struct vp_load_opts
- * FIELD of the command's TYPE. */
+ * FIELD of the command's TYPE; --threads and --quiet go to vp_load_opt. */
 #define VP_LOAD_OPTIONS(type, field)                                                        \
+	{ "threads", 0, "N", "read perf.data on N threads (default: every CPU this process may "  \
+	  "use)", OPT_THREADS },                                                              \
+	{ "quiet", 'q', NULL, "no progress line on stderr (it shows on a terminal for inputs of " \
+	  "100 MB or more)", 'q' },                                                           \
 	VP_OPT_STRING("symfs", 0, "DIR", "look for binaries under DIR, as perf --symfs", type,  \
 		      field.symfs),                                                         \
 	VP_OPT_STRING("kallsyms", 0, "FILE", "host kernel symbols (default /proc/kallsyms)",   \
@@ -38,12 +42,16 @@ int vp_load_opt(const struct vp_cmd_info *info, int id, const char *arg, struct 
  * off), and what shapes a comparison (below). */
 enum {
 	OPT_CSV_SAFE = VP_OPT_SHARED, OPT_CSV_UNSAFE, OPT_CMP_VALUE, OPT_CMP_LABELS, OPT_CMP_ALPHA,
-	OPT_LOAD_PID, OPT_LOAD_TID, OPT_LOAD_COMM, OPT_LOAD_TIME, OPT_CMP_CHILDREN,
+	OPT_LOAD_PID, OPT_LOAD_TID, OPT_LOAD_COMM, OPT_LOAD_TIME, OPT_CMP_CHILDREN, OPT_THREADS,
 };
 #define VP_CSV_SAFE_OPTIONS                                                                 \
 	{ "csv-safe", 0, NULL, "prefix ' to CSV cells starting with = + - @ (the default)",      \
 	  OPT_CSV_SAFE },                                                                     \
 	{ "no-csv-safe", 0, NULL, "do not prefix ' to CSV cells starting with = + - @", OPT_CSV_UNSAFE }
+
+/* 1 when id is --threads or --quiet of VP_LOAD_OPTIONS (stored), 0 when
+ * not, or a negative value after a usage error. */
+int vp_load_opt(const struct vp_cmd_info *info, int id, const char *arg, struct vp_load_opts *lo);
 
 /* 1 when id was --csv-safe or --no-csv-safe (and *safe now says which), else 0. */
 int vp_csv_safe_opt(int id, int *safe);

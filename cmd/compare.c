@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "common.h"
 #include "options.h"
+#include "progress.h"
 #include "converters/formats.h"
 #include "converters/timesplit.h"
 #include "lib/compare/compare.h"
@@ -114,7 +115,10 @@ int cmd_compare(int argc, char **argv)
 		vp_cmp_args_free(&a.cmp);
 		return 2;
 	}
-	if (vp_cmp_args_build(&a.cmp, argv + i, (size_t)(argc - i), &c, &err) < 0) {
+	vp_cmd_progress_start("compare");
+	int r = vp_cmp_args_build(&a.cmp, argv + i, (size_t)(argc - i), &c, &err);
+	vp_cmd_progress_stop();
+	if (r < 0) {
 		vp_cmd_fail("compare", &err);
 		goto out;
 	}

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "common.h"
 #include "options.h"
+#include "progress.h"
 #include "converters/formats.h"
 
 enum { OPT_VALUE = VP_OPT_CMD };
@@ -73,7 +74,11 @@ static int on_opt(int id, const char *arg, void *ctx)
 		if (vp_parse_value(arg, &a->fo.value) < 0)
 			return vp_usage_error(&info, "--value is 'period' or 'samples', not '%s'", arg);
 		break;
-	default: vp_csv_safe_opt(id, &a->oo.csv_safe); break;
+	default:
+		if (vp_load_opt(&info, id, arg, &a->lo) < 0)
+			return -1;
+		vp_csv_safe_opt(id, &a->oo.csv_safe);
+		break;
 	}
 	return 0;
 }
@@ -123,7 +128,10 @@ static int split(struct convert_args *a, const char *in, const char *dir)
 	struct vp_error err = { 0 };
 	int r;
 
-	if (vp_load_profile(in, NULL, &p, &err) < 0)
+	vp_cmd_progress_start("convert");
+	r = vp_load_profile(in, &a->lo, &p, &err);
+	vp_cmd_progress_stop();
+	if (r < 0)
 		return vp_cmd_fail("convert", &err);
 	for (size_t i = 0; i < p->ntables; i++)
 		vp_table_sort(p->tables[i], VP_VALUE_PERIOD);
@@ -144,7 +152,10 @@ static int folded(struct convert_args *a, const char *in)
 	int r;
 
 	a->fo.full_names = a->oo.full_names;
-	if (vp_folded_from_perfdata(in, &a->lo, &a->fo, &f, &err) < 0)
+	vp_cmd_progress_start("convert");
+	r = vp_folded_from_perfdata(in, &a->lo, &a->fo, &f, &err);
+	vp_cmd_progress_stop();
+	if (r < 0)
 		return vp_cmd_fail("convert", &err);
 	if (a->output)
 		r = vp_write_atomic(a->output, write_folded, f, &err) < 0 ? vp_cmd_fail("convert", &err) : 0;

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "options.h"
+#include "progress.h"
 #include "converters/text.h"
 #include "lib/util/error.h"
 
@@ -30,6 +31,7 @@ static const char *current_cmd = "";
 static void print_warning(const char *msg, void *ctx)
 {
 	(void)ctx;
+	vp_cmd_progress_clear();
 	/* messages quote names from files: escaped, one line each */
 	fprintf(stderr, "vmprof %s: warning: ", current_cmd);
 	vp_text_puts(stderr, msg);
@@ -116,5 +118,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	current_cmd = c->name;
-	return finish_stdout(c->fn(argc - 1, argv + 1));
+	int status = c->fn(argc - 1, argv + 1);
+	vp_cmd_progress_stop();
+	return finish_stdout(status);
 }

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "options.h"
+#include "progress.h"
 #include "converters/text.h"
 
 #include <errno.h>
@@ -158,6 +159,7 @@ int vp_opts_parse(const struct vp_cmd_info *info, int argc, char **argv, vp_opt_
 
 int vp_cmd_fail(const char *cmd, const struct vp_error *err)
 {
+	vp_cmd_progress_clear();
 	/* messages quote names from files: escaped, one line each */
 	fprintf(stderr, "vmprof %s: ", cmd);
 	vp_text_puts(stderr, err && err->msg[0] ? err->msg : "failed");
@@ -174,6 +176,7 @@ int vp_cmd_failf(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	vp_cmd_progress_clear();
 	fprintf(stderr, "vmprof %s: ", cmd);
 	vp_text_puts(stderr, msg);
 	fputc('\n', stderr);

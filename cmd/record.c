@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "options.h"
+#include "progress.h"
 #include "lib/record/record.h"
 
 
@@ -58,6 +59,8 @@ static const struct vp_opt opts[] = {
 	VP_OPT_FLAG("off-cpu", 0, "also an offcpu-time event: time each thread blocked, charged to "
 		    "the stack it blocked at (root or perf_event_paranoid <= 1)", struct record_args,
 		    o.off_cpu),
+	{ "quiet", 'q', NULL, "no progress line on stderr (on a terminal: time, samples and lost "
+	  "so far)", 'q' },
 	VP_OPT_END,
 };
 
@@ -121,6 +124,9 @@ static int on_opt(int id, const char *arg, void *ctx)
 		if (vp_parse_u64(arg, &n) < 0 || n == 0 || (n & (n - 1)) || n > 65536)
 			return vp_usage_error(&info, "-m wants a power of two up to 65536, not '%s'", arg);
 		o->mmap_pages = n;
+		break;
+	case 'q':
+		vp_cmd_progress_quiet();
 		break;
 	}
 	return 0;
@@ -261,7 +267,9 @@ int cmd_record(int argc, char **argv)
 		free(all);
 		return st;
 	}
+	vp_cmd_progress_start("record");
 	int rc = vp_record(o, &res, &err);
+	vp_cmd_progress_stop();
 	free(all);
 	if (rc < 0)
 		return vp_cmd_fail("record", &err);

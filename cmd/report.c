@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "common.h"
 #include "options.h"
+#include "progress.h"
 #include "converters/formats.h"
 #include "converters/iotable.h"
 #include "lib/profile/report.h"
@@ -100,7 +101,11 @@ static int on_opt(int id, const char *arg, void *ctx)
 			return vp_usage_error(&info, "--format is table, csv or xml, not '%s'", arg);
 		a->format = arg;
 		break;
-	default: vp_csv_safe_opt(id, &a->csv_safe); break;
+	default:
+		if (vp_load_opt(&info, id, arg, &a->load) < 0)
+			return -1;
+		vp_csv_safe_opt(id, &a->csv_safe);
+		break;
 	}
 	return 0;
 }
@@ -111,7 +116,7 @@ int cmd_report(int argc, char **argv)
 				 .csv_safe = 1 };
 	struct vp_error err = { 0 };
 	struct vp_profile *prof = NULL;
-	int i, status = 0;
+	int i, r, status = 0;
 
 	vp_load_opts_init(&a.load);
 	i = vp_opts_parse(&info, argc, argv, on_opt, &a);
@@ -153,7 +158,10 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	a.load.events = a.events;
-	if (vp_load_profile(a.input, &a.load, &prof, &err) < 0) {
+	vp_cmd_progress_start("report");
+	r = vp_load_profile(a.input, &a.load, &prof, &err);
+	vp_cmd_progress_stop();
+	if (r < 0) {
 		status = vp_cmd_fail("report", &err);
 		goto out;
 	}

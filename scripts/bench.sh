@@ -67,32 +67,126 @@ grow "$tmp/g.data" "$tmp/bigg.data" "$target_mb"
 half_k=$(( target_mb / 2 / ($(mb "$tmp/flat.data") + 1) + 1 ))
 python3 "$top/scripts/perfdata-repeat.py" "$tmp/flat.data" "$tmp/half.data" "$half_k"
 
+# ---- the report goals: alternating pairs ----
+# pairs NAME A-CMD -- B-CMD: BENCH_PAIRS (default 5) pairs of runs, which of A
+# and B goes first alternating (A B, B A, ...); keeps each run's wall time
+# and peak RSS in $tmp/NAME.a and $tmp/NAME.b, one line per pair.
+run() {	# run CMD...: "WALL RSS" of one run, its output discarded
+	local t0 t1 r
+	t0=$EPOCHREALTIME
+	/usr/bin/time -f "%M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
+		{ cat "$tmp/err" >&2; say "bench: '$*' failed"; exit 1; }
+	t1=$EPOCHREALTIME
+	read -r r < "$tmp/time"
+	awk -v a="$t0" -v b="$t1" -v r="$r" 'BEGIN { printf "%.4f %d\n", b - a, r }'
+}
+pairs() {
+	local name=$1 a=() b=() i
+	shift
+	while [ "$1" != -- ]; do a+=("$1"); shift; done
+	shift
+	b=("$@")
+	: > "$tmp/$name.a"
+	: > "$tmp/$name.b"
+	for i in $(seq "${BENCH_PAIRS:-5}"); do
+		if [ $((i % 2)) = 1 ]; then
+			run "${a[@]}" >> "$tmp/$name.a"
+			run "${b[@]}" >> "$tmp/$name.b"
+		else
+			run "${b[@]}" >> "$tmp/$name.b"
+			run "${a[@]}" >> "$tmp/$name.a"
+		fi
+	done
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# col NAME SIDE COLUMN: that column (1 wall, 2 RSS) of one side's runs
+col() { awk -v c="$3" '{ print $c }' "$tmp/$1.$2"; }
+# ratios NAME COLUMN [inverse]: per pair A/B (B/A with inverse) of a column
+ratios() { paste "$tmp/$1.a" "$tmp/$1.b" | awk -v c="$2" -v inv="${3:-}" \
+	'{ a = $c; b = $(c + 2); if (inv) { t = a; a = b; b = t } print (b > 0 ? a / b : 0) }'; }
+# show NAME A-LABEL B-LABEL: the median wall and RSS of each side
+show() {
+	printf '  %-44s wall median %7.3f s (min %.3f, max %.3f)   peak RSS median %7.1f MB\n' \
+		"$2" "$(col "$1" a 1 | median)" "$(col "$1" a 1 | sort -g | head -1)" \
+		"$(col "$1" a 1 | sort -g | tail -1)" "$(col "$1" a 2 | median | awk '{ print $1 / 1024 }')"
+	printf '  %-44s wall median %7.3f s (min %.3f, max %.3f)   peak RSS median %7.1f MB\n' \
+		"$3" "$(col "$1" b 1 | median)" "$(col "$1" b 1 | sort -g | head -1)" \
+		"$(col "$1" b 1 | sort -g | tail -1)" "$(col "$1" b 2 | median | awk '{ print $1 / 1024 }')"
+}
+# verdict TEXT NAME COLUMN [inverse] TARGET [le]: the median of the pairs' ratios, min, max
+verdict() {
+	local text=$1 name=$2 c=$3 inv=$4 target=$5 how=${6:-ge} m lo hi ok
+	m=$(ratios "$name" "$c" "$inv" | median)
+	lo=$(ratios "$name" "$c" "$inv" | sort -g | head -1)
+	hi=$(ratios "$name" "$c" "$inv" | sort -g | tail -1)
+	ok=$(awk -v r="$m" -v g="$target" -v how="$how" \
+		'BEGIN { print ((how == "le") ? (r <= g) : (r >= g)) ? "met" : "NOT met" }')
+	printf '  => %-54s median %6.2f (min %.2f, max %.2f)  goal %s %s: %s\n' "$text" "$m" "$lo" "$hi" \
+		"$how" "$target" "$ok"
+	printf '%s|%.2f|%.2f|%.2f|%s %s|%s\n' "$text" "$m" "$lo" "$hi" "$how" "$target" "$ok" >> "$tmp/summary"
+}
+: > "$tmp/summary"
 say ""
-say "== report: vmprof report --sort sym vs perf report --stdio --sort sym"
-say "  file: $(mb "$tmp/big.data") MB, $(samples "$tmp/big.data") samples"
+say "Each goal: ${BENCH_PAIRS:-5} pairs, alternating which command runs first; the figure is the"
+say "median of the pairs' ratios, with their min and max. Files read from the page cache."
 cat "$tmp/big.data" "$tmp/bigg.data" "$tmp/half.data" > /dev/null
-measure "cat FILE (page cache warm)" cat "$tmp/big.data"
-RUNS=1 measure "perf report" perf report -i "$tmp/big.data" --stdio --sort sym
-measure "vmprof report" "$vmprof" report --sort sym "$tmp/big.data"
-goal "report speed: perf report wall / vmprof report wall" "$(ratio "$perf_report_wall" "$vmprof_report_wall")" 10
-goal "report memory: perf report RSS / vmprof report RSS" "$(ratio "$perf_report_rss" "$vmprof_report_rss")" 4
-bps=$(awk -v s="$(stat -c %s "$tmp/big.data")" -v w="$vmprof_report_wall" 'BEGIN { printf "%.0f", s / 1048576 / w }')
-cps=$(awk -v s="$(stat -c %s "$tmp/big.data")" -v w="$cat_FILE__page_cache_warm__wall" 'BEGIN { printf "%.0f", s / 1048576 / (w > 0 ? w : 0.01) }')
-say "  throughput: vmprof report $bps MB/s, cat $cps MB/s"
-goal "throughput: vmprof report / plain sequential read" "$(awk -v a="$bps" -v b="$cps" 'BEGIN { printf "%.2f", a / b }')" 0.1
+
+say ""
+say "== report, system-wide cpu-clock: $(mb "$tmp/big.data") MB, $(samples "$tmp/big.data") samples"
+say "  the same table: perf report --stdio --sort sym  and  vmprof report --sort sym"
+pairs flat perf report -i "$tmp/big.data" --stdio --sort sym -- "$vmprof" report --sort sym "$tmp/big.data"
+show flat "perf report --stdio --sort sym" "vmprof report --sort sym"
+verdict "report speed: perf wall / vmprof wall" flat 1 "" 10
+verdict "report memory: perf peak RSS / vmprof peak RSS" flat 2 "" 4
+vmprof_report_wall=$(col flat b 1 | median)	# the compare section's reference
+vmprof_report_rss=$(col flat b 2 | median)
 
 say ""
 say "== report with callchains (-g): $(mb "$tmp/bigg.data") MB, $(samples "$tmp/bigg.data") samples"
-RUNS=1 measure "perf report (-g data)" perf report -i "$tmp/bigg.data" --stdio --sort sym
-measure "vmprof report (-g data)" "$vmprof" report --sort sym "$tmp/bigg.data"
-goal "report speed on -g data" "$(ratio "$perf_report___g_data__wall" "$vmprof_report___g_data__wall")" 5
+say "  the same table: perf report --stdio --no-children -g none --sort sym  and  vmprof report --sort sym"
+say "  (perf's default on -g data is the children table, another one)"
+pairs gdata perf report -i "$tmp/bigg.data" --stdio --no-children -g none --sort sym -- \
+	"$vmprof" report --sort sym "$tmp/bigg.data"
+show gdata "perf report --no-children -g none --sort sym" "vmprof report --sort sym"
+verdict "report speed on -g data: perf wall / vmprof wall" gdata 1 "" 10
+verdict "report memory on -g data: perf RSS / vmprof RSS" gdata 2 "" 4
 
 say ""
-say "== memory flat in the number of samples"
-measure "vmprof report, half the samples" "$vmprof" report --sort sym "$tmp/half.data"
-growth=$(awk -v a="$vmprof_report_rss" -v b="$vmprof_report__half_the_samples_rss" 'BEGIN { printf "%.1f", 100 * (a - b) / b }')
-say "  $(samples "$tmp/half.data") -> $(samples "$tmp/big.data") samples: peak RSS $vmprof_report__half_the_samples_rss -> $vmprof_report_rss kB"
-goal "RSS growth when samples double, percent" "$growth" 10 le
+say "== throughput: cat FILE > /dev/null (page cache warm) against vmprof report"
+pairs tput cat "$tmp/big.data" -- "$vmprof" report --sort sym "$tmp/big.data"
+show tput "cat FILE" "vmprof report --sort sym"
+verdict "throughput: vmprof MB/s / cat MB/s (= cat wall / vmprof wall)" tput 1 "" 0.25
+
+say ""
+ncpu=$(nproc)
+say "== cores: vmprof report on one CPU (taskset -c 0) against all $ncpu (taskset -c 0-$((ncpu - 1)))"
+pairs cores taskset -c 0 "$vmprof" report --sort sym "$tmp/big.data" -- \
+	taskset -c "0-$((ncpu - 1))" "$vmprof" report --sort sym "$tmp/big.data"
+show cores "one CPU" "$ncpu CPUs"
+verdict "cores: one CPU wall / $ncpu CPUs wall (-g data below)" cores 1 "" 1.8
+pairs coresg taskset -c 0 "$vmprof" report --sort sym "$tmp/bigg.data" -- \
+	taskset -c "0-$((ncpu - 1))" "$vmprof" report --sort sym "$tmp/bigg.data"
+verdict "cores on -g data: one CPU wall / $ncpu CPUs wall" coresg 1 "" 1.8
+
+say ""
+say "== the same tables whatever the threads: --threads 1 against all CPUs (cmp)"
+for f in big bigg half; do
+	"$vmprof" report --sort sym --threads 1 "$tmp/$f.data" > "$tmp/$f.t1" 2> "$tmp/$f.e1"
+	"$vmprof" report --sort sym "$tmp/$f.data" > "$tmp/$f.tn" 2> "$tmp/$f.en"
+	if cmp -s "$tmp/$f.t1" "$tmp/$f.tn" && cmp -s "$tmp/$f.e1" "$tmp/$f.en"; then
+		say "  $f.data: identical (table and warnings)"
+	else
+		say "  $f.data: DIFFERENT"
+		echo "tables identical, 1 thread and all|-|-|-|=|NOT met" >> "$tmp/summary"
+	fi
+done
+
+say ""
+say "== memory flat in the number of samples: half the samples against all"
+pairs flatmem "$vmprof" report --sort sym "$tmp/half.data" -- "$vmprof" report --sort sym "$tmp/big.data"
+say "  $(samples "$tmp/half.data") -> $(samples "$tmp/big.data") samples"
+show flatmem "vmprof report, half the samples" "vmprof report, all"
+verdict "RSS all / RSS half (when samples double)" flatmem 2 inverse 1.10 le
 
 if "$vmprof" compare --help >/dev/null 2>&1; then
 	say ""
@@ -197,3 +291,7 @@ printf '  %-40s wall %7.3f s   lost %s\n' "under perf record" "$under_perf" "${l
 printf '  %-40s wall %7.3f s   lost %s\n' "under vmprof record" "$under_vmprof" "$lost_vmprof"
 goal "record: vmprof wall / perf wall (same workload, same settings)" \
 	"$(awk -v a="$under_vmprof" -v b="$under_perf" 'BEGIN { printf "%.2f", a / b }')" 1.05 le
+
+say ""
+say "== summary (the report goals: median of the pairs' ratios, min, max)"
+awk -F'|' '{ printf "  %-62s %6s (%s-%s)  %-8s %s\n", $1, $2, $3, $4, $5, $6 }' "$tmp/summary"

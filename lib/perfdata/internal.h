@@ -114,6 +114,15 @@ int vp_pd_run_end(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void 
 int vp_pd_deliver_record(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
 			 struct vp_pd_idcache *ids, const struct perf_event_header *h,
 			 uint64_t offset, struct vp_error *err);
+/* A sample parsed, and counted in ids: 1, or 0 when its id names no event
+ * (counted as such), or -EINVAL for a malformed one (err says so). */
+int vp_pd_parse_sample(struct vp_perfdata *pd, struct vp_pd_idcache *ids,
+		       const struct perf_event_header *h, uint64_t offset, struct vp_sample *s,
+		       struct vp_error *err);
+/* 0 when a record the walk decodes (MMAP, COMM, FORK, EXIT, LOST...) is
+ * long enough; 1 when shorter than its type's fixed part, 2 for an mmap
+ * record with no room for its file name. */
+int vp_pd_record_short(const struct perf_event_header *h);
 /* A record's timestamp (a sample's or its sample_id_all trailer's), ~0 when
  * it carries none. */
 uint64_t vp_pd_record_time(struct vp_perfdata *pd, struct vp_pd_idcache *c,
@@ -135,6 +144,10 @@ int vp_pd_open_pipe(struct vp_perfdata *pd, struct vp_error *err);
  * stream: 1 when consumed here, 0 when not one, or a negative code. */
 int vp_pd_header_record(struct vp_perfdata *pd, const struct perf_event_header *h,
 			struct vp_error *err);
+
+/* vp_pieces_open with pieces of this many bytes (0: by the threads). */
+int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_bytes,
+		      struct vp_pieces **out, struct vp_error *err);
 
 int vp_stream_init(struct vp_stream *s, int fd, int seekable, uint64_t offset, uint64_t limit);
 void vp_stream_free(struct vp_stream *s);

@@ -154,6 +154,46 @@ int vp_perfdata_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, vo
 int vp_perfdata_walk_threaded(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
 			      struct vp_error *err);
 
+/* The walk in pieces (scan.c, pieces.c), for a tool that adds samples up:
+ * the data section is cut into byte ranges read on several threads. The
+ * records that are not samples (MMAP, MMAP2, COMM, FORK, EXIT, LOST: few)
+ * are found first and put in the order perf report delivers them; they are
+ * replayed on the calling thread, as often as the tool asks. Samples come
+ * on every thread in no order, each with its mark: how many of those
+ * records perf delivers before it. A tool that resolves a sample against
+ * the machine as of its mark gets what the ordered walk gives.
+ *
+ * vp_pieces_open: 0 with *out set, or with *out NULL when the file is for
+ * the ordered walk (a pipe, a damaged file: it names the damage; aux data;
+ * a round too deep for perf's queue to hold), or a negative code.
+ * threads: how many to read on (vp_cpus_available(): all given). */
+struct vp_pieces;
+int vp_pieces_open(struct vp_perfdata *pd, unsigned threads, struct vp_pieces **out,
+		   struct vp_error *err);
+unsigned vp_pieces_threads(const struct vp_pieces *p);
+/* The records that are not samples, in perf's order, to tool (its sample
+ * callback unused), and at(actx, mark) before each (mark: how many went
+ * before) and once after the last. A negative return stops it. */
+int vp_pieces_replay(struct vp_pieces *p, const struct vp_perf_tool *tool, void *ctx,
+		     int (*at)(void *actx, uint64_t mark), void *actx, struct vp_error *err);
+/* Where perf delivers a sample: after `mark` of the records that are not
+ * samples; samples go out in (when, offset) order. */
+struct vp_pieces_pos {
+	uint64_t mark, when;
+};
+/* Every sample: fn(wctx[w], sample, pos, err) on worker w's thread, w below
+ * vp_pieces_threads. A negative return stops every worker; the lowest
+ * piece's error is returned. VP_PIECES_ORDERED: a malformed sample, which
+ * the ordered walk names (start again with it). */
+#define VP_PIECES_ORDERED 1
+typedef int (*vp_pieces_sample_fn)(void *wctx, const struct vp_sample *s,
+				   const struct vp_pieces_pos *pos, struct vp_error *err);
+int vp_pieces_samples(struct vp_pieces *p, vp_pieces_sample_fn fn, void *const *wctx,
+		      struct vp_error *err);
+/* used: the walk happened (its counts join vp_perfdata_stats, and the file
+ * counts as walked); else the ordered walk may still read the file. */
+void vp_pieces_close(struct vp_pieces *p, int used);
+
 /* A callchain entry that is a context marker (PERF_CONTEXT_KERNEL, _USER,
  * _HV, _GUEST_KERNEL, _GUEST_USER) sets the cpumode of the addresses after it,
  * as perf's add_callchain_ip does (PERF_CONTEXT_HV: the hypervisor, [H]).

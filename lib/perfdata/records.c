@@ -117,6 +117,18 @@ static size_t fixed_size(uint32_t type)
 	}
 }
 
+int vp_pd_record_short(const struct perf_event_header *h)
+{
+	size_t blen = h->size - sizeof(*h);
+
+	if (blen < fixed_size(h->type))
+		return 1;
+	if ((h->type == PERF_RECORD_MMAP && blen < 32 + 1) ||
+	    (h->type == PERF_RECORD_MMAP2 && blen < 64 + 1))
+		return 2;	/* no room for a file name */
+	return 0;
+}
+
 static int parse_sample(struct vp_perfdata *pd, const struct vp_evsel *ev,
 			const struct perf_event_header *h, uint64_t offset, struct vp_sample *s)
 {
@@ -274,6 +286,28 @@ static int sample_repeats(const struct vp_perfdata *pd, struct vp_pd_idcache *id
 	return 1;
 }
 
+static int malformed_sample(const struct vp_perfdata *pd, uint64_t offset, struct vp_error *err)
+{
+	return vp_errorf(err, -EINVAL, "'%s': malformed sample at offset %llu (shorter than its "
+			 "sample_type says)", pd->path, (unsigned long long)offset);
+}
+
+int vp_pd_parse_sample(struct vp_perfdata *pd, struct vp_pd_idcache *ids,
+		       const struct perf_event_header *h, uint64_t offset, struct vp_sample *s,
+		       struct vp_error *err)
+{
+	const struct vp_evsel *ev = sample_evsel(pd, ids, h);
+
+	if (!ev) {
+		ids->unknown_id++;
+		return 0;
+	}
+	if (parse_sample(pd, ev, h, offset, s) < 0)
+		return malformed_sample(pd, offset, err);
+	ids->samples++;
+	return 1;
+}
+
 /* One record; a sample stands for itself and repeats like ones after it. */
 static int deliver_record(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
 			  struct vp_pd_idcache *ids, const struct perf_event_header *h,
@@ -294,18 +328,21 @@ static int deliver_record(struct vp_perfdata *pd, const struct vp_perf_tool *too
 			return 0;
 		}
 		if (parse_sample(pd, ev, h, offset, &s) < 0)
-			return vp_errorf(err, -EINVAL, "'%s': malformed sample at offset %llu "
-					 "(shorter than its sample_type says)", pd->path,
-					 (unsigned long long)offset);
+			return malformed_sample(pd, offset, err);
 		s.count += repeats;
 		s.period += repeat_period;
 		ids->samples += s.count;
 		return tool->sample ? tool->sample(ctx, &s) : 0;
 	}
 
-	if (blen < fixed_size(h->type))
+	switch (vp_pd_record_short(h)) {
+	case 1:
 		return vp_errorf(err, -EINVAL, "'%s': record of type %u at offset %llu is too short",
 				 pd->path, h->type, (unsigned long long)offset);
+	case 2:
+		return vp_errorf(err, -EINVAL, "'%s': mmap record at offset %llu is too short",
+				 pd->path, (unsigned long long)offset);
+	}
 	if (ev)
 		parse_trailer(ev, h, fixed_size(h->type), &t);
 
@@ -314,9 +351,6 @@ static int deliver_record(struct vp_perfdata *pd, const struct vp_perf_tool *too
 	case PERF_RECORD_MMAP2: {
 		struct vp_mmap_event m = { 0 };
 		size_t fn = h->type == PERF_RECORD_MMAP ? 32 : 64;
-		if (blen < fn + 1)
-			return vp_errorf(err, -EINVAL, "'%s': mmap record at offset %llu is too short",
-					 pd->path, (unsigned long long)offset);
 		memcpy(u32s, body, 8);
 		m.pid = u32s[0];
 		m.tid = u32s[1];

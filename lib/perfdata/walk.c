@@ -4,6 +4,7 @@
  * in the same order as in `perf report`, then to the tool (records.c). */
 #include "internal.h"
 #include "ordered.h"
+#include "lib/util/progress.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #define RELEASE_STRIDE	(8u << 20)	/* mapped files: drop pages behind us in steps this big */
+#define PROGRESS_STEP	(4u << 20)	/* bytes read between progress counts */
 
 struct walk {
 	struct vp_perfdata *pd;
@@ -35,6 +37,7 @@ struct walk {
 	 * with it: a record delivered as it comes may live in the stream buffer. */
 	int in_flush;
 	struct vp_pd_run run;
+	uint64_t progress;	/* offset counted as read so far */
 };
 
 static int deliver(void *ctx, const struct perf_event_header *h, uint64_t offset)
@@ -166,7 +169,7 @@ static int mapped_next(struct walk *w, uint64_t *off, const struct perf_event_he
 int vp_pd_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
 	       const struct vp_pd_handoff *ho, struct vp_error *err)
 {
-	struct walk w = { .pd = pd, .tool = tool, .ctx = ctx, .err = err };
+	struct walk w = { .pd = pd, .tool = tool, .ctx = ctx, .err = err, .progress = pd->data_start };
 
 	if (ho) {
 		w.handoff = ho->handoff;
@@ -190,6 +193,8 @@ int vp_pd_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ct
 		w.released = 0;
 	}
 	vp_oe_init(&w.oe, w.map, deliver, &w);
+	if (pd->data_end != UINT64_MAX && pd->data_end > pd->data_start)
+		vp_progress_expect(pd->data_end - pd->data_start, 1);
 
 	for (;;) {
 		const struct perf_event_header *h;
@@ -229,6 +234,10 @@ int vp_pd_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ct
 			goto out;
 		if ((r = process(&w, h, off, &skip)) < 0)
 			goto out;
+		if (off - w.progress >= PROGRESS_STEP) {
+			vp_progress_advance(off - w.progress);
+			w.progress = off;
+		}
 		if (w.map) {
 			moff += h->size;
 			if (skip > pd->data_end - moff) {

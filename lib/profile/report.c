@@ -15,6 +15,8 @@
 #include "lib/util/u64map.h"
 #include "lib/perfdata/tracedata.h"
 #include "stacks.h"
+#include "lib/util/threads.h"
+#include "tally.h"
 
 void vp_load_opts_init(struct vp_load_opts *o)
 {
@@ -535,8 +537,18 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	};
 	vp_session_tool(&tool);
 	tool.mmap = on_mmap;	/* set-aside kernel samples first */
-	r = o->one_thread ? vp_perfdata_walk(l.pd, &tool, &l, err)
-			  : vp_perfdata_walk_threaded(l.pd, &tool, &l, err);
+	unsigned threads = o->one_thread ? 1 : o->threads ? o->threads : vp_cpus_available();
+	r = VP_PIECES_ORDERED;
+	/* the filters judge each sample against the thread's state as perf
+	 * delivers it: those walks stay ordered */
+	if (tool.merge_repeats && !o->ordered && !vp_filter_active(&o->filter)) {
+		/* Plain rows: every CPU reads a piece of the file (tally.c). */
+		struct vp_tally_opts to = { &tool, &l, l.sc.session, &so, l.by_evsel, l.nevsel, threads };
+		r = vp_tally(l.pd, &to, err);
+	}
+	if (r == VP_PIECES_ORDERED)
+		r = threads == 1 ? vp_perfdata_walk(l.pd, &tool, &l, err)
+				 : vp_perfdata_walk_threaded(l.pd, &tool, &l, err);
 	if (r < 0 || (r = pending_flush(&l)) < 0)
 		goto out;
 	for (size_t i = 0; i < l.prof->ntables; i++)

@@ -26,6 +26,9 @@ struct vp_load_opts {
 	int one_thread;			/* read on the calling thread only: the caller already
 					 * loads other files at the same time (compare) */
 	struct vp_filter filter;	/* which samples enter (--pid, --tid, --comm, --time) */
+	unsigned threads;		/* read on this many threads; 0: every CPU given */
+	int ordered;			/* the ordered walk even where the walk in pieces
+					 * would do (tests compare the two) */
 };
 
 void vp_load_opts_init(struct vp_load_opts *o);

@@ -27,6 +27,7 @@
 #include "events.h"
 #include "machine.h"
 #include "lib/perfdata/write.h"
+#include "lib/util/progress.h"
 #include "finish.h"
 #include "ring.h"
 #include "sched.h"
@@ -487,6 +488,7 @@ static void record_loop(struct rec *r)
 	struct pollfd *pf = calloc(max, sizeof(*pf));
 	int done = 0;
 
+	vp_progress_record(0, 0);
 	while (!done && pf) {
 		size_t np = 0;
 		int any = 0;
@@ -512,6 +514,7 @@ static void record_loop(struct rec *r)
 		poll(pf, np, timeout);
 		if (drain(r, &any) < 0)
 			break;
+		vp_progress_record(r->samples, r->lost);
 		if (any) {
 			vp_pdw_finished_round(r->w);
 			vp_pdw_flush(r->w);	/* a killed recording keeps every whole round */

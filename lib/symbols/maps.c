@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util/strpool.h"
+
 struct vp_map_node {
 	struct vp_map map;	/* first: a map pointer is its node's */
 	unsigned nlevels;
@@ -44,6 +46,12 @@ static struct vp_map_node *descend(struct vp_maps *m, uint64_t key,
 	return prev;
 }
 
+static uint64_t map_hash(const struct vp_map *m)
+{
+	return vp_hash_u64(m->start ^ vp_hash_u64(m->end ^ vp_hash_u64(m->pgoff ^
+				vp_hash_u64((uint64_t)(uintptr_t)m->dso + 1))));
+}
+
 static struct vp_map_node *node_new(struct vp_maps *m, const struct vp_map *map)
 {
 	unsigned l = random_levels(m);
@@ -64,6 +72,7 @@ static void splice(struct vp_maps *m, struct vp_map_node *n, struct vp_map_node 
 		*upd[l] = n;
 	}
 	m->n++;
+	m->fp += map_hash(&n->map);
 }
 
 static int link_new(struct vp_maps *m, const struct vp_map *map)
@@ -106,7 +115,9 @@ int vp_maps_insert(struct vp_maps *m, const struct vp_map *map)
 		if (p->map.end > map->end)
 			hi = (struct vp_map){ map->end, p->map.end,
 					      p->map.pgoff + (map->end - p->map.start), p->map.dso };
+		m->fp -= map_hash(&p->map);
 		p->map.end = map->start;
+		m->fp += map_hash(&p->map);
 	}
 	while ((p = *upd[0]) && p->map.start < map->end) {	/* starts inside: goes */
 		if (p->map.end > map->end)
@@ -114,6 +125,7 @@ int vp_maps_insert(struct vp_maps *m, const struct vp_map *map)
 					      p->map.pgoff + (map->end - p->map.start), p->map.dso };
 		for (unsigned l = 0; l < p->nlevels; l++)
 			*upd[l] = p->next[l];
+		m->fp -= map_hash(&p->map);
 		free(p);
 		m->n--;
 	}
@@ -152,6 +164,7 @@ int vp_maps_copy(struct vp_maps *dst, const struct vp_maps *src)
 			tail[l] = &n->next[l];
 		}
 		dst->n++;
+		dst->fp += map_hash(&n->map);
 	}
 	return 0;
 }
@@ -164,4 +177,5 @@ void vp_maps_clear(struct vp_maps *m)
 	}
 	memset(m->head, 0, sizeof(m->head));
 	m->n = 0;
+	m->fp = 0;
 }

@@ -25,6 +25,10 @@ struct vp_maps {
 	struct vp_map_node *head[VP_MAPS_LEVELS];
 	size_t n;
 	uint64_t rng;
+	/* The sum of the maps' hashes: two address spaces with the same maps
+	 * have the same sum whatever the way there, so samples taken in either
+	 * resolve alike (the walk in pieces keys samples by it). */
+	uint64_t fp;
 };
 
 int vp_maps_insert(struct vp_maps *m, const struct vp_map *map);

@@ -259,16 +259,29 @@ int vp_session_mmap_changes_kernel(struct vp_session *s, const struct vp_mmap_ev
 	return r < 0 || (r > 0 && !kernel_map_held(&s->host, &map));
 }
 
-int vp_session_mmap(struct vp_session *s, const struct vp_mmap_event *m)
+uint64_t vp_session_mmap_space(const struct vp_mmap_event *m)
 {
 	unsigned cpumode = m->misc & VP_MISC_CPUMODE_MASK;
 
 	if (cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
-		return kernel_mmap(s, &s->guest, m);
+		return VP_SPACE_GUEST_KERNEL;
 	if (cpumode == PERF_RECORD_MISC_KERNEL || m->pid == UINT32_MAX)
-		return kernel_mmap(s, &s->host, m);
+		return VP_SPACE_KERNEL;
 	if (cpumode == PERF_RECORD_MISC_GUEST_USER)
-		return 0;	/* guest user space has no maps we could follow */
+		return VP_SPACE_NONE;	/* guest user space has no maps we could follow */
+	return m->pid;
+}
+
+int vp_session_mmap(struct vp_session *s, const struct vp_mmap_event *m)
+{
+	uint64_t space = vp_session_mmap_space(m);
+
+	if (space == VP_SPACE_GUEST_KERNEL)
+		return kernel_mmap(s, &s->guest, m);
+	if (space == VP_SPACE_KERNEL)
+		return kernel_mmap(s, &s->host, m);
+	if (space == VP_SPACE_NONE)
+		return 0;
 	return vp_procs_mmap(&s->procs, &s->dsos, m);
 }
 
@@ -463,6 +476,35 @@ uint32_t vp_session_kernel_gen(const struct vp_session *s)
 	return s->host.gen;
 }
 
+uint64_t vp_session_sample_space(uint32_t pid, unsigned cpumode)
+{
+	switch (cpumode & VP_MISC_CPUMODE_MASK) {
+	case PERF_RECORD_MISC_KERNEL:
+		return VP_SPACE_KERNEL;
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		return VP_SPACE_GUEST_KERNEL;
+	case PERF_RECORD_MISC_USER:
+	case PERF_RECORD_MISC_CPUMODE_UNKNOWN:
+		return pid;
+	default:	/* hypervisor, guest user: nothing on this side can name them */
+		return VP_SPACE_NONE;
+	}
+}
+
+uint64_t vp_session_space_fp(struct vp_session *s, uint64_t space)
+{
+	const struct vp_process *p;
+
+	if (space == VP_SPACE_KERNEL)
+		return s->host.maps.fp;
+	if (space == VP_SPACE_GUEST_KERNEL)
+		return s->guest.maps.fp;
+	if (space == VP_SPACE_NONE)
+		return 0;
+	p = vp_u64map_get(&s->procs.procs, space);
+	return p ? p->maps.fp : 0;
+}
+
 /* genout/genval (may be NULL): what the answer's life hangs on, as
  * vp_session_resolve_gen says. */
 static void resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
@@ -483,25 +525,19 @@ static void resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64
 		return;
 	}
 	const uint32_t *genp = &s->static_gen;
+	uint64_t space = vp_session_sample_space(pid, cpumode);
 	out->symbol = s->unknown;
 	out->dso = s->unknown_dso;
 	out->domain = vp_domain_from_cpumode(cpumode);
-	switch (cpumode) {
-	case PERF_RECORD_MISC_KERNEL:
+	if (space == VP_SPACE_KERNEL) {
 		resolve_kernel(s, &s->host, ip, out, rs);
 		genp = &s->host.gen;
-		break;
-	case PERF_RECORD_MISC_GUEST_KERNEL:
+	} else if (space == VP_SPACE_GUEST_KERNEL) {
 		resolve_kernel(s, &s->guest, ip, out, rs);
 		genp = &s->guest.gen;
-		break;
-	case PERF_RECORD_MISC_USER:
-	case PERF_RECORD_MISC_CPUMODE_UNKNOWN:
+	} else if (space != VP_SPACE_NONE) {
 		vp_procs_resolve(&s->procs, &s->dsos, s->kernel_match != VP_KERNEL_THIS, pid, ip, out,
 				 &genp, rs);
-		break;
-	default:	/* hypervisor, guest user: nothing on this side can name them */
-		break;
 	}
 	if (genout) {
 		*genout = genp;

@@ -97,6 +97,18 @@ struct vp_map_info {
 int vp_session_map_of(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
 		      struct vp_map_info *out);
 
+/* Address spaces, for a walk that adds samples up before it resolves them
+ * (lib/profile/tally.c): a sample resolves in one space, a pid's or one of
+ * these; an MMAP or FORK record changes one; and two moments when a space's
+ * fingerprint is the same (the sum of its maps' hashes) resolve alike. */
+#define VP_SPACE_KERNEL		(1ull << 32)
+#define VP_SPACE_GUEST_KERNEL	(2ull << 32)
+#define VP_SPACE_NONE		(3ull << 32)	/* nothing here names it: hypervisor, guest user */
+uint64_t vp_session_sample_space(uint32_t pid, unsigned cpumode);
+uint64_t vp_session_mmap_space(const struct vp_mmap_event *m);
+/* 0 for a process not seen yet (it resolves like one without maps). */
+uint64_t vp_session_space_fp(struct vp_session *s, uint64_t space);
+
 /* Host kernel symbols are still being read on the background thread: a
  * caller may set kernel addresses aside and resolve them later, as long as the
  * kernel's maps stay as they are (vp_session_kernel_gen unchanged). */

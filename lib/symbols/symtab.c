@@ -37,6 +37,15 @@ struct vp_symtab {
 	uint32_t rightmost;	/* last node in tree order, NIL when unknown */
 	uint32_t *order;	/* live nodes in tree order, after seal */
 	size_t norder;
+	/* After seal, lookups in an array: the tree's nodes are scattered in
+	 * memory, and perf's walk missed the cache at every level. When no two
+	 * symbols hold one address (most tables once fixed up), the starts in
+	 * tree order; else the walk's answers (pts: where it changes, ans: the
+	 * node from there on). */
+	uint64_t *starts;
+	uint64_t *pts;
+	uint32_t *ans;
+	size_t npts;
 	int sealed, demangle;
 	struct chunk *chunks;	/* names and demangled names */
 };
@@ -107,6 +116,9 @@ void vp_symtab_free(struct vp_symtab *t)
 	free(t->parent);
 	free(t->color);
 	free(t->order);
+	free(t->starts);
+	free(t->pts);
+	free(t->ans);
 	free(t);
 }
 
@@ -710,6 +722,101 @@ void vp_symtab_fixup(struct vp_symtab *t, int is_kallsyms)
 	fixup_duplicate(t);
 }
 
+/* perf's symbols__find: the first node on the search path that holds ip */
+static uint32_t walk(const struct vp_symtab *t, uint64_t ip)
+{
+	uint32_t n;
+
+	for (n = t->root; n != NIL;) {
+		const struct vp_sym *s = &t->syms[n];
+		if (ip < s->start)
+			n = t->left[n];
+		else if (ip > s->end || (ip == s->end && ip != s->start))
+			n = t->right[n];
+		else
+			break;
+	}
+	return n;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The walk compares ip with starts and ends only: its answer is the same
+ * from one of the points start, end, end + 1 up to the next. */
+static void flatten_walk(struct vp_symtab *t)
+{
+	uint64_t *pts = malloc((3 * t->norder + 1) * sizeof(*pts));
+	size_t n = 0, k = 0;
+
+	if (!pts)
+		return;
+	pts[n++] = 0;
+	for (size_t i = 0; i < t->norder; i++) {
+		const struct vp_sym *s = &t->syms[t->order[i]];
+		pts[n++] = s->start;
+		pts[n++] = s->end;
+		if (s->end != UINT64_MAX)
+			pts[n++] = s->end + 1;
+	}
+	qsort(pts, n, sizeof(*pts), cmp_u64);
+	if (!(t->ans = malloc(n * sizeof(*t->ans)))) {
+		free(pts);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i && pts[i] == pts[i - 1])
+			continue;
+		uint32_t a = walk(t, pts[i]);
+		if (k && t->ans[k - 1] == a)
+			continue;
+		pts[k] = pts[i];
+		t->ans[k++] = a;
+	}
+	t->pts = pts;
+	t->npts = k;
+}
+
+static void flatten(struct vp_symtab *t)
+{
+	uint64_t covered = 0;	/* addresses below this are held by a symbol before */
+	int any = 0;
+
+	for (size_t i = 0; i < t->norder; i++) {
+		const struct vp_sym *s = &t->syms[t->order[i]];
+		uint64_t past = s->end > s->start ? s->end : s->start + 1;
+		if ((any && s->start < covered) || past <= s->start) {
+			flatten_walk(t);	/* overlaps, or reaches the top */
+			return;
+		}
+		covered = past > covered ? past : covered;
+		any = 1;
+	}
+	if (!(t->starts = malloc((t->norder ? t->norder : 1) * sizeof(*t->starts))))
+		return;
+	for (size_t i = 0; i < t->norder; i++)
+		t->starts[i] = t->syms[t->order[i]].start;
+}
+
+/* The last of n sorted values at or below ip, as its index + 1 (0: none). */
+static size_t at_or_below(const uint64_t *v, size_t n, uint64_t ip)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 void vp_symtab_seal(struct vp_symtab *t)
 {
 	size_t live = 0;
@@ -724,6 +831,7 @@ void vp_symtab_seal(struct vp_symtab *t)
 		return;	/* count() then reports 0; find() still works */
 	for (uint32_t n = first(t); n != NIL; n = next(t, n))
 		t->order[t->norder++] = n;
+	flatten(t);
 }
 
 void vp_symtab_finish(struct vp_symtab *t, int is_kallsyms)
@@ -740,17 +848,18 @@ const struct vp_sym *vp_symtab_find(const struct vp_symtab *t, uint64_t ip)
 
 	if (!t)
 		return NULL;
-	/* perf's symbols__find: the first node on the search path that holds ip */
-	for (n = t->root; n != NIL;) {
-		const struct vp_sym *s = &t->syms[n];
-		if (ip < s->start)
-			n = t->left[n];
-		else if (ip > s->end || (ip == s->end && ip != s->start))
-			n = t->right[n];
-		else
-			return s;
+	if (t->starts) {	/* disjoint: the last start at or below ip, if it holds ip */
+		size_t i = at_or_below(t->starts, t->norder, ip);
+		const struct vp_sym *s = i ? &t->syms[t->order[i - 1]] : NULL;
+		return s && (ip < s->end || ip == s->start) ? s : NULL;
 	}
-	return NULL;
+	if (t->pts) {
+		size_t i = at_or_below(t->pts, t->npts, ip);
+		n = i ? t->ans[i - 1] : NIL;
+	} else {
+		n = walk(t, ip);
+	}
+	return n == NIL ? NULL : &t->syms[n];
 }
 
 size_t vp_symtab_count(const struct vp_symtab *t)

@@ -1,15 +1,85 @@
 /* perf.data (file and pipe format) through the whole report pipeline:
  * reader, ordering, sessions, symbol tables (ELF objects of the fixtures
  * under their symfs, a kallsyms copy for host and guest kernels),
- * tracepoint decoding, report --io's pairing of syscalls, and callchains
- * into inclusive counts and stack trees. */
+ * tracepoint decoding, report --io's pairing of syscalls, callchains into
+ * inclusive counts and stack trees; and the walk in pieces, sample by
+ * sample, against the ordered walk. */
 #include "fuzz.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/profile/io.h"
+#include "lib/perfdata/internal.h"
 #include "lib/profile/report.h"
+#include "lib/util/u64map.h"
+
+/* ---- the walk in pieces against the ordered walk ---- */
+
+struct ordered {
+	uint64_t records;		/* not samples, delivered so far */
+	struct vp_u64map mark;		/* sample offset -> mark + 1 */
+	uint64_t samples;
+};
+
+static int o_record(struct ordered *o)
+{
+	o->records++;
+	return 0;
+}
+static int o_mmap(void *c, const struct vp_mmap_event *m) { (void)m; return o_record(c); }
+static int o_comm(void *c, const struct vp_comm_event *e) { (void)e; return o_record(c); }
+static int o_task(void *c, const struct vp_task_event *e) { (void)e; return o_record(c); }
+static int o_lost(void *c, const struct vp_lost_event *e) { (void)e; return o_record(c); }
+static int o_sample(void *c, const struct vp_sample *s)
+{
+	struct ordered *o = c;
+	o->samples++;
+	return vp_u64map_put(&o->mark, s->offset, (void *)(uintptr_t)(o->records + 1));
+}
+
+static int p_sample(void *wctx, const struct vp_sample *s, const struct vp_pieces_pos *pos,
+		    struct vp_error *err)
+{
+	struct ordered *o = wctx;
+	(void)err;
+	if ((uintptr_t)vp_u64map_get(&o->mark, s->offset) != pos->mark + 1)
+		abort();	/* the walk in pieces put a sample elsewhere than perf does */
+	__atomic_add_fetch(&o->samples, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* Pieces of 64 bytes on 3 threads (nearly every start found by resync):
+ * where the walk in pieces takes the file, each sample's mark is the
+ * ordered walk's and the sample counts agree. */
+static void pieces_as_ordered(const char *path)
+{
+	static const struct vp_perf_tool tool = {
+		.sample = o_sample, .mmap = o_mmap, .comm = o_comm, .fork = o_task, .exit = o_task,
+		.lost = o_lost,
+	};
+	struct ordered o = { 0 }, q = { 0 };
+	struct vp_perfdata *pd = NULL;
+	struct vp_pieces *p = NULL;
+	struct vp_error err = { 0 };
+
+	if (vp_perfdata_open(path, &pd, &err) < 0)
+		return;
+	int r = vp_perfdata_walk(pd, &tool, &o, &err);
+	vp_perfdata_close(pd);
+	if (r < 0 || vp_perfdata_open(path, &pd, &err) < 0)
+		goto out;
+	if (vp_pd_pieces_open(pd, 3, 64, &p, &err) == 0 && p) {
+		q.mark = o.mark;
+		void *w[3] = { &q, &q, &q };
+		if (vp_pieces_samples(p, p_sample, w, &err) == 0 && q.samples != o.samples)
+			abort();
+		vp_pieces_close(p, 0);
+	}
+	vp_perfdata_close(pd);
+out:
+	vp_u64map_free(&o.mark);
+}
 
 /* A failure must say what is wrong with which file: an empty or anonymous
  * message is a bug the fuzzer should find like a crash. */
@@ -41,6 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		lo.children_key = size && data[size - 1] & 4 ? VP_KEY_SYM : 0;
 	}
 	const char *path = vp_fuzz_file(data, size);
+	pieces_as_ordered(path);
 	if (vp_profile_from_perfdata(path, &lo, &p, &err) == 0)
 		vp_profile_free(p);
 	else

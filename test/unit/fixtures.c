@@ -91,7 +91,18 @@ void vp_test_write_file(const char *path, const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
-void vp_test_put_sample(struct vp_pdw *w, uint16_t misc, uint64_t ip, uint64_t time, uint32_t pid)
+void vp_test_cpu_clock_attr(struct perf_event_attr *a)
+{
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	a->sample_period = 1000;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			 PERF_SAMPLE_PERIOD;
+	a->sample_id_all = 1;
+}
+
+size_t vp_test_sample(void *buf, uint16_t misc, uint64_t ip, uint64_t time, uint32_t pid,
+		      uint32_t cpu, uint64_t period)
 {
 	struct {
 		struct perf_event_header h;
@@ -100,9 +111,18 @@ void vp_test_put_sample(struct vp_pdw *w, uint16_t misc, uint64_t ip, uint64_t t
 		uint64_t time;
 		uint32_t cpu, res;
 		uint64_t period;
-	} s = { { PERF_RECORD_SAMPLE, misc, sizeof(s) }, ip, pid, pid, time, 0, 0, 1000 };
+	} s = { { PERF_RECORD_SAMPLE, misc, sizeof(s) }, ip, pid, pid, time, cpu, 0, period };
 
-	assert_int_equal(vp_pdw_write(w, &s, sizeof(s)), 0);
+	memcpy(buf, &s, sizeof(s));
+	return sizeof(s);
+}
+
+void vp_test_put_sample(struct vp_pdw *w, uint16_t misc, uint64_t ip, uint64_t time, uint32_t pid)
+{
+	uint8_t s[64];
+	size_t n = vp_test_sample(s, misc, ip, time, pid, 0, 1000);
+
+	assert_int_equal(vp_pdw_write(w, s, n), 0);
 }
 
 void vp_test_stack_add(struct vp_stack_tree *t, size_t col, const char *spec, uint64_t samples,

@@ -28,7 +28,14 @@ void vp_test_stack_add(struct vp_stack_tree *t, size_t col, const char *spec, ui
 		       uint64_t period);
 
 struct vp_pdw;
-/* One PERF_RECORD_SAMPLE (IP, TID, TIME, CPU, PERIOD 1000) for pid. */
+struct perf_event_attr;
+/* cpu-clock, period 1000, samples with IP, TID, TIME, CPU, PERIOD, and
+ * sample_id_all: the attr the tests' files use. */
+void vp_test_cpu_clock_attr(struct perf_event_attr *a);
+/* A PERF_RECORD_SAMPLE of that attr into buf (48 bytes); its size. */
+size_t vp_test_sample(void *buf, uint16_t misc, uint64_t ip, uint64_t time, uint32_t pid,
+		      uint32_t cpu, uint64_t period);
+/* One such sample (CPU 0, period 1000) for pid, written. */
 void vp_test_put_sample(struct vp_pdw *w, uint16_t misc, uint64_t ip, uint64_t time,
 			uint32_t pid);
 

@@ -64,12 +64,7 @@ static void guest_modes_resolve_with_guest_kallsyms(void **state)
 	vp_test_write_file(ks, "ffffffff81000000 T _text\nffffffff81000000 T guest_entry\n"
 			   "ffffffff81002000 T guest_idle\nffffffff81003000 T _etext\n");
 
-	ev.attr.type = PERF_TYPE_SOFTWARE;
-	ev.attr.config = PERF_COUNT_SW_CPU_CLOCK;
-	ev.attr.sample_period = 1000;
-	ev.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-			      PERF_SAMPLE_PERIOD;
-	ev.attr.sample_id_all = 1;
+	vp_test_cpu_clock_attr(&ev.attr);
 	ev.attr.exclude_host = 1;
 	snprintf(path, sizeof(path), "%s/guest.data", dir);
 	assert_int_equal(vp_pdw_open(path, &ev, 1, &w, &err), 0);

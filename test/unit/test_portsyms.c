@@ -44,12 +44,7 @@ static struct vp_pdw *open_file(const char *path, int guest)
 	struct vp_error err = { 0 };
 	struct vp_pdw *w;
 
-	ev.attr.type = PERF_TYPE_SOFTWARE;
-	ev.attr.config = PERF_COUNT_SW_CPU_CLOCK;
-	ev.attr.sample_period = 1000;
-	ev.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-			      PERF_SAMPLE_PERIOD;
-	ev.attr.sample_id_all = 1;
+	vp_test_cpu_clock_attr(&ev.attr);
 	ev.attr.exclude_host = guest;
 	assert_int_equal(vp_pdw_open(path, &ev, 1, &w, &err), 0);
 	return w;

@@ -339,6 +339,42 @@ static void test_sealed_tables_refuse_more_symbols(void **state)
 	assert_null(vp_symtab_find(NULL, 1));
 }
 
+/* A sealed table answers by its array of starts when no two symbols hold
+ * one address; the tree's walk (a table fixed up, not sealed) is the oracle,
+ * on random tables with and without overlaps, zero sizes and gaps. */
+static void test_sealed_lookups_answer_as_the_tree_walk(void **state)
+{
+	uint64_t x = 88172645463325252ull;
+#define NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+	(void)state;
+	for (int round = 0; round < 200; round++) {
+		struct vp_symtab *walk = vp_symtab_new(), *sealed = vp_symtab_new();
+		int overlaps = round % 2, n = 1 + (int)(NEXT() % 300);
+		uint64_t at = 0x1000;
+		for (int i = 0; i < n; i++) {
+			char name[16];
+			uint64_t start = overlaps ? 0x1000 + NEXT() % 0x4000 : (at += NEXT() % 0x40);
+			uint64_t size = NEXT() % 4 ? NEXT() % 0x30 : 0;
+			if (!overlaps)
+				at += size;
+			snprintf(name, sizeof(name), "f%d", i);
+			vp_symtab_add(walk, start, size, name, STB_GLOBAL, STT_FUNC);
+			vp_symtab_add(sealed, start, size, name, STB_GLOBAL, STT_FUNC);
+		}
+		vp_symtab_fixup(walk, round % 4 == 1);
+		vp_symtab_finish(sealed, round % 4 == 1);
+		for (uint64_t ip = 0xf00; ip < 0x6000; ip++) {
+			const struct vp_sym *a = vp_symtab_find(walk, ip), *b = vp_symtab_find(sealed, ip);
+			if ((a == NULL) != (b == NULL) || (a && strcmp(a->name, b->name)))
+				fail_msg("round %d, ip %#llx: walk %s, sealed %s", round,
+					 (unsigned long long)ip, a ? a->name : "-", b ? b->name : "-");
+		}
+		vp_symtab_free(walk);
+		vp_symtab_free(sealed);
+	}
+#undef NEXT
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_names_are_demangled_on_first_use),
 		cmocka_unit_test(test_duplicates_compare_demangled_names),
 		cmocka_unit_test(test_sealed_tables_refuse_more_symbols),
+		cmocka_unit_test(test_sealed_lookups_answer_as_the_tree_walk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,496 @@
+/* The walk in pieces (see perfdata.h): the data section cut into byte
+ * ranges, scanned on several threads (scan.c), then planned here on one:
+ * the pieces' starts checked against each other, perf's ordering queue
+ * replayed round by round to know each round's flush limit, and the few
+ * records that are not samples sorted into the order `perf report`
+ * delivers them. A sample's mark (how many of those come before it) is then
+ * a lookup in that plan, so the samples are read on every thread at once.
+ *
+ * The ordering, as ordered.c and walk.c do it: a record with a timestamp is
+ * queued; the FINISHED_ROUND that ends round r delivers the queued records
+ * with time <= limit(r), in (time, file offset) order, where limit(r) is the
+ * newest time queued when round r-1 ended (unchanged when the queue was
+ * empty then); the file's end delivers the rest; a record without a
+ * timestamp goes out as it is read. So a record of round r with time t goes
+ * out at the end of the first round f >= r whose limit reaches t. The
+ * queue's half flush (more than 4M records waiting) is not followed: a file
+ * that could trigger it is left to the ordered walk, as are pipes, damaged
+ * files and records this plan does not model (aux data, attrs mid-file). */
+#include "pieces.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "lib/util/progress.h"
+#include "lib/util/threads.h"
+
+#define MIN_PIECE	(1ull << 20)
+#define PIECES_PER_THREAD 4
+#define QUEUE_MAX	((256ull << 20) / 64)	/* ordered.c's half-flush threshold, in records */
+
+struct worker {
+	struct vp_error err;
+	int rc;			/* a tool's error */
+	size_t rc_piece;	/* in this piece (the lowest piece's error wins) */
+	int malformed;		/* a sample the ordered walk must name */
+	struct vp_pd_idcache ids;
+	uint64_t out_of_order;
+};
+
+struct vp_pieces {
+	struct vp_perfdata *pd;
+	const uint8_t *map;
+	size_t map_len;
+	struct vp_pd_piece *pc;
+	size_t npc;
+	unsigned threads;
+	/* The plan. Rounds are numbered from 1; round M+1 (nrounds) is what
+	 * follows the last FINISHED_ROUND and ends with the file. */
+	uint32_t nrounds;
+	uint64_t *limit;	/* [0, M+1]: flush limit at the end of round r; limit[M+1] = ~0 */
+	struct vp_pd_nrec *n;	/* in perf's order */
+	size_t nn;
+	uint32_t *lo, *qlo;	/* [1, M+2]: n[lo[r]..qlo[r]) go out while round r is read,
+				 * n[qlo[r]..lo[r+1]) at its end */
+	struct vp_perfdata_stats stats;
+	int replayed;
+	int stop;		/* a worker failed: the others skip what is left */
+	vp_pieces_sample_fn fn;
+	void *const *wctx;
+	struct worker *wk;
+};
+
+static int queued_time(uint64_t t)
+{
+	return t != 0 && t != ~0ull;
+}
+
+/* The round whose end delivers a record of round r with time t. */
+static uint32_t flush_round(const struct vp_pieces *p, uint32_t r, uint64_t t)
+{
+	uint32_t lo = r, hi = p->nrounds;	/* limit[nrounds] = ~0 always answers */
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (p->limit[mid] >= t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* perf's order of the records that are not samples. */
+static int cmp_order(const void *a, const void *b)
+{
+	const struct vp_pd_nrec *x = a, *y = b;
+	int qx = x->time != ~0ull, qy = y->time != ~0ull;
+
+	if (x->flush != y->flush)
+		return x->flush < y->flush ? -1 : 1;
+	if (qx != qy)
+		return qx - qy;	/* those read before the round ends first */
+	if (qx && x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Where perf delivers a sample of round r with time t at offset off: how
+ * many records that are not samples go before it, and the round whose end
+ * delivers it (or, without a time, the round it is read in). */
+static void position(const struct vp_pieces *p, uint32_t r, uint64_t t, uint64_t off,
+		     struct vp_pieces_pos *pos)
+{
+	uint32_t lo, hi, f = r;
+	int queued = queued_time(t);
+
+	if (!queued) {
+		lo = p->lo[r];
+		hi = p->qlo[r];
+	} else {
+		/* most go out at the end of their round or of the next one */
+		f = t <= p->limit[r] ? r : t <= p->limit[r + 1] ? r + 1 : flush_round(p, r, t);
+		lo = p->qlo[f];
+		hi = p->lo[f + 1];
+	}
+	pos->when = (uint64_t)f << 1 | queued;
+	/* Records going out at the same moment: those before it in (time, offset). */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const struct vp_pd_nrec *n = &p->n[mid];
+		int before = queued ? (n->time < t || (n->time == t && n->off < off)) : n->off < off;
+		if (before)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	pos->mark = lo;
+}
+
+static int scan_item(void *ctx, unsigned thread, size_t k)
+{
+	struct vp_pieces *p = ctx;
+	int r = vp_pd_scan_piece(p->pd, p->map, &p->pc[k], k > 0);
+
+	(void)thread;
+	vp_progress_advance(p->pc[k].end - p->pc[k].begin);
+	return r;
+}
+
+/* Each piece starts where the one before ends (scanning it again from there
+ * when its guess was wrong); a piece that breaks ends the file when it was
+ * recovered. 0, 1 for the ordered walk, or -ENOMEM. */
+static int join_pieces(struct vp_pieces *p)
+{
+	struct vp_perfdata *pd = p->pd;
+
+	for (size_t k = 0; k < p->npc; k++) {
+		struct vp_pd_piece *pc = &p->pc[k];
+		if (k && pc->first != p->pc[k - 1].exit) {
+			vp_pd_piece_reset(pc);
+			pc->first = p->pc[k - 1].exit;
+			if (vp_pd_scan_piece(pd, p->map, pc, 0) < 0)
+				return -ENOMEM;
+		}
+		if (pc->odd)
+			return 1;
+		if (pc->broken) {
+			/* A recorder killed mid-record: read up to the last whole one,
+			 * as the ordered walk does; anywhere else the ordered walk
+			 * names the damage. */
+			if (!pd->stats.recovered)
+				return 1;
+			p->stats.dropped_bytes = pd->data_end - pc->exit;
+			for (size_t j = k + 1; j < p->npc; j++)
+				vp_pd_piece_reset(&p->pc[j]);
+			p->npc = k + 1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* perf's queue, round by round: the flush limit at each round's end. */
+static int plan_rounds(struct vp_pieces *p)
+{
+	uint32_t m = 0, g = 1;
+	struct vp_pd_round *rd;
+
+	for (size_t k = 0; k < p->npc; k++)
+		m += (uint32_t)p->pc[k].nrounds - 1;
+	if (m >= 1u << 30)	/* a position's `when` keeps a round in 31 bits */
+		return 1;
+	p->nrounds = m + 1;
+	rd = calloc(m + 2, sizeof(*rd));
+	p->limit = calloc(m + 2, sizeof(*p->limit));
+	if (!rd || !p->limit) {
+		free(rd);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < p->npc; k++) {
+		struct vp_pd_piece *pc = &p->pc[k];
+		pc->round0 = g;
+		for (size_t i = 0; i < pc->nrounds; i++) {
+			rd[g + i].queued += pc->rounds[i].queued;
+			if (pc->rounds[i].newest > rd[g + i].newest)
+				rd[g + i].newest = pc->rounds[i].newest;
+		}
+		g += (uint32_t)pc->nrounds - 1;
+	}
+	uint64_t next_flush = 0, newest = 0;
+	int pending = 0;
+	for (uint32_t r = 1; r <= p->nrounds; r++) {
+		/* The queue holds this round's records and what the last round
+		 * left: past the threshold the ordered walk flushes half. */
+		if (rd[r].queued + rd[r - 1].queued > QUEUE_MAX) {
+			free(rd);
+			return 1;
+		}
+		if (r == p->nrounds)
+			break;
+		if (rd[r].queued && rd[r].newest > newest)
+			newest = rd[r].newest;
+		p->limit[r] = p->limit[r - 1];
+		if (pending || rd[r].queued) {
+			if (next_flush > p->limit[r])
+				p->limit[r] = next_flush;
+			pending = newest > next_flush;
+			next_flush = newest;
+		}
+	}
+	p->limit[p->nrounds] = ~0ull;
+	free(rd);
+	return 0;
+}
+
+/* The records that are not samples, in perf's order. */
+static int plan_records(struct vp_pieces *p)
+{
+	size_t nn = 0, i = 0;
+
+	for (size_t k = 0; k < p->npc; k++)
+		nn += p->pc[k].nn;
+	if (nn >= UINT32_MAX)
+		return 1;
+	p->n = malloc((nn ? nn : 1) * sizeof(*p->n));
+	p->lo = calloc(p->nrounds + 3, sizeof(*p->lo));
+	p->qlo = calloc(p->nrounds + 3, sizeof(*p->qlo));
+	if (!p->n || !p->lo || !p->qlo)
+		return -ENOMEM;
+	for (size_t k = 0; k < p->npc; k++) {
+		const struct vp_pd_piece *pc = &p->pc[k];
+		for (size_t j = 0; j < pc->nn; j++) {
+			struct vp_pd_nrec n = pc->n[j];
+			n.rec.h = (const void *)(pc->copies + pc->n[j].rec.pos);
+			if (vp_pd_record_short(n.rec.h))
+				return 1;	/* the ordered walk names it */
+			n.round += pc->round0;
+			n.flush = n.time == ~0ull ? n.round : flush_round(p, n.round, n.time);
+			if (n.time != ~0ull && n.time < p->limit[n.round - 1])
+				p->stats.out_of_order++;
+			p->n[i++] = n;
+		}
+	}
+	p->nn = nn;
+	qsort(p->n, nn, sizeof(*p->n), cmp_order);
+	for (uint32_t r = 1, j = 0; r <= p->nrounds + 1; r++) {
+		while (j < nn && p->n[j].flush < r)
+			j++;
+		p->lo[r] = j;
+		while (j < nn && p->n[j].flush == r && p->n[j].time == ~0ull)
+			j++;
+		p->qlo[r] = j;
+	}
+	return 0;
+}
+
+/* Header records met in the data (event updates...), in file order. */
+static int header_records(struct vp_pieces *p, struct vp_error *err)
+{
+	for (size_t k = 0; k < p->npc; k++) {
+		const struct vp_pd_piece *pc = &p->pc[k];
+		for (size_t j = 0; j < pc->nhdr; j++) {
+			int r = vp_pd_header_record(p->pd, (const void *)(p->map + pc->hdr[j]), err);
+			if (r < 0)
+				return 1;
+			p->stats.skipped_records += r == 0;
+		}
+		p->stats.records += pc->records;
+		p->stats.skipped_records += pc->skipped;
+		p->stats.compressed_records += pc->compressed;
+	}
+	return 0;
+}
+
+void vp_pieces_close(struct vp_pieces *p, int used)
+{
+	if (!p)
+		return;
+	if (used) {
+		struct vp_perfdata_stats *s = &p->pd->stats;
+		s->records += p->stats.records;
+		s->samples += p->stats.samples;
+		s->unknown_id += p->stats.unknown_id;
+		s->lost_events += p->stats.lost_events;
+		s->lost_samples += p->stats.lost_samples;
+		s->skipped_records += p->stats.skipped_records;
+		s->compressed_records += p->stats.compressed_records;
+		s->out_of_order += p->stats.out_of_order;
+		s->dropped_bytes += p->stats.dropped_bytes;
+		p->pd->walked = 1;
+	}
+	for (size_t k = 0; k < p->npc; k++)
+		vp_pd_piece_reset(&p->pc[k]);
+	free(p->pc);
+	free(p->limit);
+	free(p->n);
+	free(p->lo);
+	free(p->qlo);
+	free(p->wk);
+	if (p->map)
+		munmap((void *)p->map, p->map_len);
+	free(p);
+}
+
+int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_bytes,
+		      struct vp_pieces **out, struct vp_error *err)
+{
+	struct vp_pieces *p;
+	uint64_t size;
+	int r;
+
+	*out = NULL;
+	if (pd->is_pipe || pd->walked || pd->data_end <= pd->data_start || pd->data_end == UINT64_MAX)
+		return 0;
+	if (!(p = calloc(1, sizeof(*p))))
+		return vp_errorf(err, -ENOMEM, "out of memory");
+	p->pd = pd;
+	p->threads = threads ? threads : 1;
+	void *m = mmap(NULL, pd->data_end, PROT_READ, MAP_PRIVATE, pd->fd, 0);
+	if (m == MAP_FAILED) {
+		free(p);
+		return 0;	/* the ordered walk reads it, or says why not */
+	}
+	p->map = m;
+	p->map_len = pd->data_end;
+	size = pd->data_end - pd->data_start;
+	if (!piece_bytes) {
+		piece_bytes = size / (p->threads * PIECES_PER_THREAD);
+		if (piece_bytes < MIN_PIECE)
+			piece_bytes = MIN_PIECE;
+	}
+	piece_bytes = (piece_bytes + 7) & ~7ull;
+	p->npc = (size + piece_bytes - 1) / piece_bytes;
+	if (!(p->pc = calloc(p->npc, sizeof(*p->pc))) ||
+	    !(p->wk = calloc(p->threads, sizeof(*p->wk)))) {
+		vp_pieces_close(p, 0);
+		return vp_errorf(err, -ENOMEM, "out of memory");
+	}
+	for (size_t k = 0; k < p->npc; k++) {
+		p->pc[k].begin = pd->data_start + k * piece_bytes;
+		p->pc[k].end = k + 1 == p->npc ? pd->data_end : p->pc[k].begin + piece_bytes;
+	}
+	p->pc[0].first = pd->data_start;
+	vp_progress_expect(size, 2);
+	r = vp_run_queue(p->threads, p->npc, scan_item, p);
+	if (r == 0)
+		r = join_pieces(p);
+	if (r == 0)
+		r = header_records(p, err);
+	if (r == 0)
+		r = plan_rounds(p);
+	if (r == 0)
+		r = plan_records(p);
+	if (r != 0) {
+		vp_pieces_close(p, 0);
+		/* the ordered walk counts its own */
+		vp_progress_add(-(int64_t)size, -2 * (int64_t)size, -(int64_t)size);
+		return r < 0 ? vp_errorf(err, r, "'%s': out of memory", pd->path) : 0;
+	}
+	*out = p;
+	return 0;
+}
+
+int vp_pieces_open(struct vp_perfdata *pd, unsigned threads, struct vp_pieces **out,
+		   struct vp_error *err)
+{
+	return vp_pd_pieces_open(pd, threads, 0, out, err);
+}
+
+unsigned vp_pieces_threads(const struct vp_pieces *p)
+{
+	return p->threads;
+}
+
+int vp_pieces_replay(struct vp_pieces *p, const struct vp_perf_tool *tool, void *ctx,
+		     int (*at)(void *actx, uint64_t mark), void *actx, struct vp_error *err)
+{
+	struct vp_pd_idcache ids = { 0 };
+	struct vp_perfdata_stats keep = p->pd->stats;
+	int r = 0;
+
+	for (size_t i = 0; i < p->nn && r >= 0; i++) {
+		const struct perf_event_header *h = p->n[i].rec.h;
+		if (at && (r = at(actx, i)) < 0)
+			break;
+		r = vp_pd_deliver_record(p->pd, tool, ctx, &ids, h, p->n[i].off, err);
+	}
+	if (r >= 0 && at)
+		r = at(actx, p->nn);
+	/* The lost counts are the file's: once, however often it is replayed. */
+	if (!p->replayed) {
+		p->stats.lost_events += p->pd->stats.lost_events - keep.lost_events;
+		p->stats.lost_samples += p->pd->stats.lost_samples - keep.lost_samples;
+	}
+	p->pd->stats = keep;
+	p->replayed = 1;
+	return r < 0 ? r : 0;
+}
+
+/* One piece's samples, each with its mark. */
+static void sample_piece(struct vp_pieces *p, struct worker *wk, void *wctx, size_t k)
+{
+	const struct vp_pd_piece *pc = &p->pc[k];
+	struct vp_pd_window win;
+	uint64_t off = pc->first, done = 0;
+	uint32_t round = pc->round0;
+	struct vp_sample s;
+	struct vp_pieces_pos pos;
+
+	vp_pd_window_start(&win, p->map, p->map_len, off);
+	while (off < pc->exit) {
+		const struct perf_event_header *h = (const void *)(p->map + off);
+		if (h->type == PERF_RECORD_SAMPLE) {
+			int r = vp_pd_parse_sample(p->pd, &wk->ids, h, off, &s, &wk->err);
+			if (r < 0) {
+				wk->malformed = 1;
+				__atomic_store_n(&p->stop, 1, __ATOMIC_RELAXED);
+				break;
+			}
+			if (r > 0) {
+				if (queued_time(s.time) && s.time < p->limit[round - 1])
+					wk->out_of_order++;
+				position(p, round, s.time, off, &pos);
+				r = p->fn(wctx, &s, &pos, &wk->err);
+				if (r < 0) {
+					wk->rc = r;
+					wk->rc_piece = k;
+					__atomic_store_n(&p->stop, 1, __ATOMIC_RELAXED);
+					break;
+				}
+			}
+		} else if (h->type == VP_REC_FINISHED_ROUND) {
+			round++;
+		}
+		off += h->size;
+		if (off >= win.hi) {
+			uint64_t gone = vp_pd_window_move(&win, off);
+			vp_progress_advance(gone);
+			done += gone;
+			if (__atomic_load_n(&p->stop, __ATOMIC_RELAXED))
+				break;
+		}
+	}
+	vp_pd_window_end(&win);
+	vp_progress_advance(pc->end - pc->begin > done ? pc->end - pc->begin - done : 0);
+}
+
+static int samples_item(void *ctx, unsigned w, size_t k)
+{
+	struct vp_pieces *p = ctx;
+
+	if (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED))
+		sample_piece(p, &p->wk[w], p->wctx[w], k);
+	return 0;
+}
+
+int vp_pieces_samples(struct vp_pieces *p, vp_pieces_sample_fn fn, void *const *wctx,
+		      struct vp_error *err)
+{
+	struct worker *first = NULL;
+	int malformed = 0;
+
+	p->fn = fn;
+	p->wctx = wctx;
+	p->stop = 0;
+	for (unsigned w = 0; w < p->threads; w++)
+		p->wk[w] = (struct worker){ .rc = 0 };
+	vp_run_queue(p->threads, p->npc, samples_item, p);
+	for (unsigned w = 0; w < p->threads; w++) {
+		struct worker *wk = &p->wk[w];
+		p->stats.samples += wk->ids.samples;
+		p->stats.unknown_id += wk->ids.unknown_id;
+		p->stats.out_of_order += wk->out_of_order;
+		malformed |= wk->malformed;
+		if (wk->rc < 0 && (!first || wk->rc_piece < first->rc_piece))
+			first = wk;
+	}
+	if (first) {
+		*err = first->err;
+		return first->rc;
+	}
+	return malformed ? VP_PIECES_ORDERED : 0;
+}

@@ -1,0 +1,67 @@
+/* The walk in pieces, inside lib/perfdata/: a piece of the data section as
+ * the first pass (scan.c) finds it, for the plan that pieces.c makes of
+ * them. The public side is in perfdata.h (vp_pieces_*). */
+#ifndef VP_PERFDATA_PIECES_H
+#define VP_PERFDATA_PIECES_H
+
+#include "internal.h"
+
+/* A record that is not a sample but changes what samples resolve to or
+ * count (MMAP, MMAP2, COMM, FORK, EXIT, LOST, LOST_SAMPLES): few of them. */
+struct vp_pd_nrec {
+	uint64_t off;
+	uint64_t time;		/* ~0: delivered as it comes (no timestamp to order by) */
+	uint32_t round;		/* in the scan: the piece's round it falls in; then the file's */
+	uint32_t flush;		/* the plan: the round whose end delivers it */
+	union {			/* a copy of the record: the mapping's pages are given */
+		size_t pos;	/* back as they are read (scan: in the piece's copies) */
+		const struct perf_event_header *h;	/* (plan) */
+	} rec;
+};
+
+/* A round's records that wait in perf's ordering queue (those with a
+ * timestamp): how many, and the newest time among them. */
+struct vp_pd_round {
+	uint64_t queued, newest;
+};
+
+struct vp_pd_piece {
+	uint64_t begin, end;		/* its records start in [begin, end) */
+	uint64_t first, exit;		/* its first record; where its last one ends */
+	int odd;			/* a record only the ordered walk takes (aux data, attrs...) */
+	int broken;			/* the records break at exit: damaged, or cut short */
+	/* rounds: one per FINISHED_ROUND in the piece, and the open one after */
+	struct vp_pd_round *rounds;
+	size_t nrounds, caprounds;
+	struct vp_pd_nrec *n;
+	size_t nn, capn;
+	uint8_t *copies;		/* of the n records, 8-byte aligned */
+	size_t ncopies, capcopies;
+	uint64_t *hdr;			/* header records (types 64 and up) for vp_pd_header_record */
+	size_t nhdr, caphdr;
+	uint64_t records, skipped, compressed;
+	uint32_t round0;		/* the plan: the file's round its first record is in */
+};
+
+/* The pages of the mapping one reader has in use: those ahead are mapped in
+ * one call a stride at a time (a fault maps only 16 pages, and in a virtual
+ * machine a fault is dear), those behind are given back, so memory stays
+ * flat whatever the file's size. */
+struct vp_pd_window {
+	const uint8_t *map;
+	uint64_t len;			/* of the mapping */
+	uint64_t lo, hi;		/* [lo, hi) is mapped */
+};
+void vp_pd_window_start(struct vp_pd_window *w, const uint8_t *map, uint64_t len, uint64_t off);
+/* The reader is at off >= w->hi: give back what is behind it and map the
+ * next stride. Returns the bytes given back. */
+uint64_t vp_pd_window_move(struct vp_pd_window *w, uint64_t off);
+uint64_t vp_pd_window_end(struct vp_pd_window *w);
+
+/* Scan one piece of the mapped file from p->first, or (resync) from the
+ * first offset in [begin, end) that looks like a run of records: the plan
+ * checks that start against where the piece before ends. 0, or -ENOMEM. */
+int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_piece *p, int resync);
+void vp_pd_piece_reset(struct vp_pd_piece *p);
+
+#endif

@@ -1,0 +1,319 @@
+/* Sample keys added up (see keys.h). */
+#include "keys.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "lib/util/strpool.h"
+#include "lib/util/threads.h"
+
+int vp_key_earlier(const struct vp_key *a, const struct vp_key *b)
+{
+	if (a->mark != b->mark)
+		return a->mark < b->mark;
+	if (a->when != b->when)
+		return a->when < b->when;
+	return a->off < b->off;
+}
+
+static int same_key(const struct vp_key *a, const struct vp_key *b)
+{
+	return a->ip == b->ip && a->state == b->state && a->evsel == b->evsel &&
+	       a->cpumode == b->cpumode;
+}
+
+static uint64_t key_hash(const struct vp_key *k)
+{
+	return vp_hash_u64(k->ip ^ ((uint64_t)k->state << 20) ^ ((uint64_t)k->evsel << 3) ^
+			   k->cpumode);
+}
+
+static struct vp_key *probe(struct vp_key *e, size_t cap, const struct vp_key *k)
+{
+	size_t mask = cap - 1, i = key_hash(k) & mask;
+
+	while (e[i].samples && !same_key(&e[i], k))
+		i = (i + 1) & mask;
+	return &e[i];
+}
+
+/* Tables in memory of their own, on huge pages where the system gives them:
+ * in a virtual machine a TLB miss is a walk through two page tables, and
+ * with 4 KiB pages nearly every new key was one. */
+#define HUGE (2u << 20)
+
+static struct vp_key *table_new(size_t cap)
+{
+	size_t bytes = (cap * sizeof(struct vp_key) + HUGE - 1) / HUGE * HUGE;
+	void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return NULL;
+	madvise(m, bytes, MADV_HUGEPAGE);
+	return m;
+}
+
+static void table_free(struct vp_key *e, size_t cap)
+{
+	if (e)
+		munmap(e, (cap * sizeof(*e) + HUGE - 1) / HUGE * HUGE);
+}
+
+static int keys_grow(struct vp_keys *c)
+{
+	size_t cap = c->cap ? c->cap * 2 : 4096;
+	struct vp_key *e = table_new(cap);
+
+	if (!e)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->cap; i++)
+		if (c->e[i].samples)
+			*probe(e, cap, &c->e[i]) = c->e[i];
+	table_free(c->e, c->cap);
+	c->e = e;
+	c->cap = cap;
+	return 0;
+}
+
+/* k's samples added to e, which keeps the earlier first sample. */
+static void merge(struct vp_key *e, const struct vp_key *k)
+{
+	e->samples += k->samples;
+	e->period += k->period;
+	if (vp_key_earlier(k, e)) {
+		e->mark = k->mark;
+		e->when = k->when;
+		e->off = k->off;
+	}
+}
+
+static int keys_add(struct vp_keys *c, const struct vp_key *k)
+{
+	struct vp_key *e;
+
+	if ((c->n + 1) * 10 > c->cap * 7 && keys_grow(c) < 0)
+		return -ENOMEM;
+	e = probe(c->e, c->cap, k);
+	if (e->samples) {
+		merge(e, k);
+		return 0;
+	}
+	*e = *k;
+	c->n++;
+	return 0;
+}
+
+static int keys_drain(struct vp_keys *c)
+{
+	for (; c->queued; c->queued--, c->head = (c->head + 1) % VP_KEYS_RING)
+		if (keys_add(c, &c->ring[c->head]) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+int vp_keys_put(struct vp_keys *c, const struct vp_key *k)
+{
+	if (c->queued) {	/* a run of one key joins the last one queued */
+		struct vp_key *last = &c->ring[(c->head + c->queued - 1) % VP_KEYS_RING];
+		if (same_key(last, k)) {
+			merge(last, k);
+			return 0;
+		}
+	}
+	if (c->queued == VP_KEYS_RING) {
+		if (keys_add(c, &c->ring[c->head]) < 0)
+			return -ENOMEM;
+		c->head = (c->head + 1) % VP_KEYS_RING;
+		c->queued--;
+	}
+	c->ring[(c->head + c->queued++) % VP_KEYS_RING] = *k;
+	if (c->cap)
+		__builtin_prefetch(&c->e[key_hash(k) & (c->cap - 1)]);
+	return 0;
+}
+
+void vp_keys_free(struct vp_keys *c)
+{
+	table_free(c->e, c->cap);
+	c->e = NULL;
+	c->cap = c->n = 0;
+}
+
+static int by_first(const void *a, const void *b)
+{
+	return vp_key_earlier(a, b) ? -1 : vp_key_earlier(b, a);	/* no two keys share a first sample */
+}
+
+/* In perf's order of first samples: a counting sort by mark (marks are
+ * few: the records that are not samples), then each mark's keys by place. */
+static int sort_by_first(struct vp_key *v, size_t n)
+{
+	uint32_t top = 0;
+	size_t *at;
+	struct vp_key *tmp;
+
+	for (size_t i = 0; i < n; i++)
+		top = v[i].mark > top ? v[i].mark : top;
+	at = calloc((size_t)top + 2, sizeof(*at));
+	tmp = malloc((n ? n : 1) * sizeof(*tmp));
+	if (!at || !tmp) {
+		free(at);
+		free(tmp);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		at[v[i].mark + 1]++;
+	for (uint32_t m = 1; m <= top + 1; m++)
+		at[m] += at[m - 1];
+	for (size_t i = 0; i < n; i++)
+		tmp[at[v[i].mark]++] = v[i];
+	memcpy(v, tmp, n * sizeof(*v));
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].mark == v[i].mark; j++)
+			;
+		if (j - i > 1)
+			qsort(v + i, j - i, sizeof(*v), by_first);
+	}
+	free(at);
+	free(tmp);
+	return 0;
+}
+
+/* The join, on every thread: each worker's table is cut into one array per partition
+ * (a key's partition by its hash), then each partition's arrays become one
+ * table (a key several workers saw is one key) and one sorted array; a last
+ * pass merges the sorted partitions. */
+struct part {
+	struct vp_key *v;
+	size_t n;
+};
+
+struct joiner {
+	struct vp_keys *c;
+	unsigned n;		/* workers, and partitions */
+	struct part *cut;	/* [worker * n + partition] */
+	struct part *sorted;	/* per partition */
+};
+
+static unsigned part_of(const struct vp_key *e, unsigned n)
+{
+	return (unsigned)((key_hash(e) >> 40) % n);
+}
+
+static int cut_worker(struct joiner *j, unsigned w)
+{
+	struct vp_keys *c = &j->c[w];
+	struct part *cut = &j->cut[(size_t)w * j->n];
+
+	if (keys_drain(c) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->cap; i++)
+		if (c->e[i].samples)
+			cut[part_of(&c->e[i], j->n)].n++;
+	for (unsigned p = 0; p < j->n; p++) {
+		if (!(cut[p].v = malloc((cut[p].n ? cut[p].n : 1) * sizeof(struct vp_key))))
+			return -ENOMEM;
+		cut[p].n = 0;
+	}
+	for (size_t i = 0; i < c->cap; i++)
+		if (c->e[i].samples) {
+			struct part *to = &cut[part_of(&c->e[i], j->n)];
+			to->v[to->n++] = c->e[i];
+		}
+	table_free(c->e, c->cap);
+	c->e = NULL;
+	c->cap = c->n = 0;
+	return 0;
+}
+
+static int join_part(struct joiner *j, unsigned p)
+{
+	struct vp_keys t = { 0 };
+	struct part *out = &j->sorted[p];
+	size_t total = 0, cap = 4096;
+
+	for (unsigned w = 0; w < j->n; w++)
+		total += j->cut[(size_t)w * j->n + p].n;
+	if (j->n == 1) {	/* one worker: its keys are already one each */
+		*out = j->cut[p];
+		j->cut[p].v = NULL;
+	} else {
+		while (cap * 7 < total * 10 + 10)
+			cap *= 2;
+		if (!(t.e = table_new(cap)))
+			return -ENOMEM;
+		t.cap = cap;
+		for (unsigned w = 0; w < j->n; w++) {
+			struct part *in = &j->cut[(size_t)w * j->n + p];
+			for (size_t i = 0; i < in->n; i++)
+				if (keys_add(&t, &in->v[i]) < 0) {
+					table_free(t.e, t.cap);
+					return -ENOMEM;
+				}
+			free(in->v);
+			in->v = NULL;
+		}
+		if (!(out->v = malloc((t.n ? t.n : 1) * sizeof(*out->v)))) {
+			table_free(t.e, t.cap);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < t.cap; i++)
+			if (t.e[i].samples)
+				out->v[out->n++] = t.e[i];
+		table_free(t.e, t.cap);
+	}
+	return sort_by_first(out->v, out->n);
+}
+
+static int cut_item(void *ctx, unsigned thread, size_t w)
+{
+	(void)thread;
+	return cut_worker(ctx, (unsigned)w);
+}
+
+static int join_item(void *ctx, unsigned thread, size_t p)
+{
+	(void)thread;
+	return join_part(ctx, (unsigned)p);
+}
+
+int vp_keys_join(struct vp_keys *c, unsigned n, struct vp_key **outp, size_t *nout)
+{
+	struct joiner j = { .c = c, .n = n };
+	size_t total = 0, *at = NULL;
+	int r = -ENOMEM;
+
+	j.cut = calloc((size_t)n * n, sizeof(*j.cut));
+	j.sorted = calloc(n, sizeof(*j.sorted));
+	at = calloc(n, sizeof(*at));
+	if (!j.cut || !j.sorted || !at)
+		goto out;
+	if (vp_run_queue(n, n, cut_item, &j) < 0 || vp_run_queue(n, n, join_item, &j) < 0)
+		goto out;
+	for (unsigned p = 0; p < n; p++)
+		total += j.sorted[p].n;
+	if (!(*outp = malloc((total ? total : 1) * sizeof(**outp))))
+		goto out;
+	/* the partitions' heads, the earliest first (no two keys share a place) */
+	for (*nout = 0; *nout < total; (*nout)++) {
+		unsigned best = n;
+		for (unsigned p = 0; p < n; p++)
+			if (at[p] < j.sorted[p].n &&
+			    (best == n || vp_key_earlier(&j.sorted[p].v[at[p]], &j.sorted[best].v[at[best]])))
+				best = p;
+		(*outp)[*nout] = j.sorted[best].v[at[best]++];
+	}
+	r = 0;
+out:
+	for (size_t i = 0; j.cut && i < (size_t)n * n; i++)
+		free(j.cut[i].v);
+	for (unsigned p = 0; j.sorted && p < n; p++)
+		free(j.sorted[p].v);
+	free(j.cut);
+	free(j.sorted);
+	free(at);
+	return r;
+}
+

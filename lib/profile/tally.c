@@ -1,0 +1,312 @@
+/* Tables from a walk in pieces (see tally.h). Three steps:
+ * - plan: the records that are not samples are replayed into a session of
+ *   our own; each address space's fingerprint (the sum of its maps' hashes)
+ *   is noted at every mark where it changes, and each (space, fingerprint)
+ *   met gets a state number: a timeline of states per space;
+ * - count: each worker adds its samples into its own hash table keyed by
+ *   (event, cpumode, state at the sample's mark, address), keeping where
+ *   the key's first sample is in perf's order; then the tables are joined
+ *   (keys.c);
+ * - resolve: the records are replayed again into the caller's session, and
+ *   at each mark the keys whose first sample comes there are resolved.
+ * A key's addresses resolve alike wherever its space is in that state, and
+ * resolving at the first sample, in perf's order, keeps what resolution
+ * sets up on the way (an object's first load, its warnings) as the ordered
+ * walk has it. Two different map sets of one space with one fingerprint
+ * would be taken for one state: a 2^-64 chance per pair. */
+#include "tally.h"
+#include "keys.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util/strpool.h"
+#include "lib/util/u64map.h"
+
+/* ---- plan: states, and a timeline of them per address space ---- */
+
+struct change {
+	uint64_t from;		/* the first mark that sees it */
+	uint32_t state;
+};
+
+struct timeline {
+	struct change *v;
+	size_t n, cap;
+};
+
+struct state {
+	uint64_t space, fp;
+};
+
+/* States every plan has: a process with no maps (or none yet: they resolve
+ * alike, to nothing) and each other space before its first map. */
+enum { ST_EMPTY_USER, ST_EMPTY_KERNEL, ST_EMPTY_GUEST, ST_NONE, ST_FIXED };
+
+struct plan {
+	struct vp_session_client sc;	/* first: the session forwarders' view */
+	struct vp_u64map spaces;	/* space -> struct timeline */
+	struct state *st;		/* by state number */
+	size_t nst, capst;
+	struct vp_u64map st_index;	/* hash of (space, fp) -> state number + 1 */
+	uint64_t mark;			/* of the record being replayed */
+};
+
+static uint32_t empty_state(uint64_t space)
+{
+	return space == VP_SPACE_KERNEL ? ST_EMPTY_KERNEL :
+	       space == VP_SPACE_GUEST_KERNEL ? ST_EMPTY_GUEST :
+	       space == VP_SPACE_NONE ? ST_NONE : ST_EMPTY_USER;
+}
+
+/* The number of (space, fp), made on first sight; -ENOMEM. */
+static int64_t state_of(struct plan *pl, uint64_t space, uint64_t fp)
+{
+	uint64_t h = fp ^ vp_hash_u64(space ^ 0x5bd1e995);
+	uintptr_t at;
+
+	if (!fp)
+		return empty_state(space);
+	at = (uintptr_t)vp_u64map_get(&pl->st_index, h);
+	if (at && pl->st[at - 1].space == space && pl->st[at - 1].fp == fp)
+		return (int64_t)at - 1;
+	if (pl->nst == pl->capst) {
+		size_t cap = pl->capst * 2;
+		struct state *v = realloc(pl->st, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		pl->st = v;
+		pl->capst = cap;
+	}
+	/* a hash shared by two states: the later one goes unshared (safe) */
+	if (!at && vp_u64map_put(&pl->st_index, h, (void *)(uintptr_t)(pl->nst + 1)) < 0)
+		return -ENOMEM;
+	pl->st[pl->nst] = (struct state){ space, fp };
+	return (int64_t)pl->nst++;
+}
+
+static int plan_init(struct plan *pl)
+{
+	if (!(pl->st = malloc(64 * sizeof(*pl->st))))
+		return -ENOMEM;
+	pl->capst = 64;
+	pl->st[ST_EMPTY_USER] = (struct state){ 0, 0 };
+	pl->st[ST_EMPTY_KERNEL] = (struct state){ VP_SPACE_KERNEL, 0 };
+	pl->st[ST_EMPTY_GUEST] = (struct state){ VP_SPACE_GUEST_KERNEL, 0 };
+	pl->st[ST_NONE] = (struct state){ VP_SPACE_NONE, 0 };
+	pl->nst = ST_FIXED;
+	return 0;
+}
+
+/* After a record that may have changed space: its state from the next mark on. */
+static int note(struct plan *pl, uint64_t space)
+{
+	struct timeline *t = vp_u64map_get(&pl->spaces, space);
+	int64_t st;
+
+	if (space == VP_SPACE_NONE)
+		return 0;
+	if ((st = state_of(pl, space, vp_session_space_fp(pl->sc.session, space))) < 0)
+		return -ENOMEM;
+	if (!t) {
+		if ((uint32_t)st == empty_state(space))
+			return 0;
+		if (!(t = calloc(1, sizeof(*t))) || vp_u64map_put(&pl->spaces, space, t) < 0) {
+			free(t);
+			return -ENOMEM;
+		}
+	}
+	if (t->n && t->v[t->n - 1].state == (uint32_t)st)
+		return 0;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 4;
+		struct change *v = realloc(t->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		t->v = v;
+		t->cap = cap;
+	}
+	t->v[t->n++] = (struct change){ pl->mark + 1, (uint32_t)st };
+	return 0;
+}
+
+static int plan_mmap(void *ctx, const struct vp_mmap_event *m)
+{
+	int r = vp_session_process_mmap(ctx, m);
+
+	return r < 0 ? r : note(ctx, vp_session_mmap_space(m)) < 0 ? -ENOMEM : 0;
+}
+
+static int plan_fork(void *ctx, const struct vp_task_event *e)
+{
+	int r = vp_session_process_fork(ctx, e);
+
+	return r < 0 ? r : note(ctx, e->pid) < 0 ? -ENOMEM : 0;
+}
+
+static int plan_at(void *ctx, uint64_t mark)
+{
+	((struct plan *)ctx)->mark = mark;
+	return 0;
+}
+
+static void plan_free(struct plan *pl)
+{
+	for (size_t i = 0; i < pl->spaces.cap; i++)
+		if (pl->spaces.vals[i]) {
+			free(((struct timeline *)pl->spaces.vals[i])->v);
+			free(pl->spaces.vals[i]);
+		}
+	vp_u64map_free(&pl->spaces);
+	vp_u64map_free(&pl->st_index);
+	free(pl->st);
+	vp_session_free(pl->sc.session);
+}
+
+/* ---- count: a table of keys per worker (keys.c) ---- */
+
+struct counter {
+	const struct vp_tally_opts *o;
+	const struct plan *pl;
+	struct vp_keys keys;
+	/* the space of the sample before, and the marks its state holds for */
+	uint64_t space, from, until;
+	uint32_t state;
+};
+
+/* The state a space is in at a mark. */
+static uint32_t state_at(struct counter *c, uint64_t space, uint64_t mark)
+{
+	const struct timeline *t;
+	size_t lo, hi;
+
+	if (space == c->space && mark >= c->from && mark < c->until)
+		return c->state;
+	c->space = space;
+	t = space == VP_SPACE_NONE ? NULL : vp_u64map_get(&c->pl->spaces, space);
+	/* the last change at or before mark */
+	for (lo = 0, hi = t ? t->n : 0; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->v[mid].from <= mark)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	c->state = lo ? t->v[lo - 1].state : empty_state(space);
+	c->from = lo ? t->v[lo - 1].from : 0;
+	c->until = t && lo < t->n ? t->v[lo].from : UINT64_MAX;
+	return c->state;
+}
+
+static int count_sample(void *wctx, const struct vp_sample *s, const struct vp_pieces_pos *pos,
+			struct vp_error *err)
+{
+	struct counter *c = wctx;
+	unsigned cpumode = s->misc & VP_MISC_CPUMODE_MASK;
+	size_t ev = s->evsel->index;
+
+	if (ev >= c->o->ntables || !c->o->tables[ev])
+		return 0;
+	struct vp_key k = {
+		.ip = s->ip, .samples = s->count, .period = s->period, .off = s->offset,
+		.state = state_at(c, vp_session_sample_space(s->pid, cpumode), pos->mark),
+		.mark = (uint32_t)pos->mark, .when = (uint32_t)pos->when, .evsel = (uint16_t)ev,
+		.cpumode = (uint8_t)cpumode,
+	};
+	return vp_keys_put(&c->keys, &k) < 0 ? vp_errorf(err, -ENOMEM, "out of memory") : 0;
+}
+
+/* ---- resolve: the keys at their first samples ---- */
+
+struct resolver {
+	const struct vp_tally_opts *o;
+	const struct plan *pl;
+	struct vp_key *e;	/* in perf's order of their first samples */
+	size_t n, i;
+	struct vp_error *err;
+};
+
+static int resolve_at(void *ctx, uint64_t mark)
+{
+	struct resolver *rs = ctx;
+
+	for (; rs->i < rs->n && rs->e[rs->i].mark == mark; rs->i++) {
+		const struct vp_key *e = &rs->e[rs->i];
+		uint64_t space = rs->pl->st[e->state].space;
+		struct vp_resolved res;
+		vp_session_resolve(rs->o->session, space >> 32 ? UINT32_MAX : (uint32_t)space,
+				   e->cpumode, e->ip, &res);
+		struct vp_row row = { res.symbol, res.dso, NULL, -1, res.domain, e->samples, e->period };
+		if (vp_table_add(rs->o->tables[e->evsel], &row) < 0)
+			return vp_errorf(rs->err, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+int vp_tally(struct vp_perfdata *pd, const struct vp_tally_opts *o, struct vp_error *err)
+{
+	struct vp_pieces *p = NULL;
+	struct plan pl = { .sc.err = err };
+	struct vp_strpool *pool = NULL;
+	struct counter *c = NULL;
+	struct vp_keys *keys = NULL;
+	void **wctx = NULL;
+	struct resolver rs = { .o = o, .pl = &pl, .err = err };
+	unsigned n = 0;
+	int r;
+
+	if ((r = vp_pieces_open(pd, o->threads, &p, err)) < 0 || !p)
+		return r < 0 ? r : VP_PIECES_ORDERED;
+	/* plan, in a session of its own (quiet: it resolves nothing) */
+	struct vp_session_opts so = *o->so;
+	so.quiet = 1;
+	struct vp_perf_tool planner = { .mmap = plan_mmap, .fork = plan_fork };
+	if (!(pool = vp_strpool_new()) || plan_init(&pl) < 0) {
+		r = vp_errorf(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((r = vp_session_new(pd, &so, pool, &pl.sc.session, err)) < 0)
+		goto out;
+	if ((r = vp_pieces_replay(p, &planner, &pl, plan_at, &pl, err)) < 0)
+		goto out;
+	/* count */
+	n = vp_pieces_threads(p);
+	c = calloc(n, sizeof(*c));
+	wctx = calloc(n, sizeof(*wctx));
+	keys = calloc(n, sizeof(*keys));
+	if (!c || !wctx || !keys) {
+		r = vp_errorf(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (unsigned w = 0; w < n; w++) {
+		c[w] = (struct counter){ .o = o, .pl = &pl, .space = UINT64_MAX };
+		wctx[w] = &c[w];
+	}
+	if ((r = vp_pieces_samples(p, count_sample, wctx, err)) != 0)
+		goto out;
+	for (unsigned w = 0; w < n; w++)
+		keys[w] = c[w].keys;
+	r = vp_keys_join(keys, n, &rs.e, &rs.n);
+	for (unsigned w = 0; w < n; w++)
+		c[w].keys = keys[w];
+	if (r < 0) {
+		r = vp_errorf(err, r, "out of memory");
+		goto out;
+	}
+	/* resolve */
+	r = vp_pieces_replay(p, o->tool, o->ctx, resolve_at, &rs, err);
+out:
+	vp_pieces_close(p, r == 0);
+	if (c)
+		for (unsigned w = 0; w < n; w++)
+			vp_keys_free(&c[w].keys);
+	free(keys);
+	free(c);
+	free(wctx);
+	free(rs.e);
+	/* last: the planning session may hold the kernel symbols the other one uses */
+	plan_free(&pl);
+	vp_strpool_free(pool);
+	return r;
+}

@@ -1,0 +1,86 @@
+/* Work on several threads (see threads.h). */
+#include "threads.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+
+#define MAX_THREADS 1024
+
+unsigned vp_cpus_available(void)
+{
+	cpu_set_t set;
+	int n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0 || (n = CPU_COUNT(&set)) < 1)
+		return 1;
+	return (unsigned)n;
+}
+
+struct start {
+	void (*fn)(void *ctx, unsigned i);
+	void *ctx;
+	unsigned i;
+};
+
+static void *thread_main(void *arg)
+{
+	struct start *s = arg;
+
+	s->fn(s->ctx, s->i);
+	return NULL;
+}
+
+unsigned vp_run_threads(unsigned n, void (*fn)(void *ctx, unsigned i), void *ctx)
+{
+	pthread_t *t = NULL;
+	struct start *st = NULL;
+	unsigned made = 0;
+
+	if (n > MAX_THREADS)
+		n = MAX_THREADS;
+	if (n > 1) {
+		t = malloc((n - 1) * sizeof(*t));
+		st = malloc((n - 1) * sizeof(*st));
+	}
+	if (t && st)
+		for (unsigned i = 1; i < n; i++) {
+			st[made] = (struct start){ fn, ctx, made + 1 };
+			if (pthread_create(&t[made], NULL, thread_main, &st[made]) != 0)
+				break;
+			made++;
+		}
+	fn(ctx, 0);
+	for (unsigned i = 0; i < made; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+	free(st);
+	return made + 1;
+}
+
+struct queue {
+	int (*fn)(void *ctx, unsigned thread, size_t item);
+	void *ctx;
+	size_t n, next;
+	int rc;
+};
+
+static void queue_main(void *arg, unsigned thread)
+{
+	struct queue *q = arg;
+	size_t k;
+	int r;
+
+	while ((k = __atomic_fetch_add(&q->next, 1, __ATOMIC_RELAXED)) < q->n)
+		if ((r = q->fn(q->ctx, thread, k)) < 0)
+			__atomic_store_n(&q->rc, r, __ATOMIC_RELAXED);
+}
+
+int vp_run_queue(unsigned threads, size_t n, int (*fn)(void *ctx, unsigned thread, size_t item),
+		 void *ctx)
+{
+	struct queue q = { fn, ctx, n, 0, 0 };
+
+	vp_run_threads(threads < n ? threads : (unsigned)(n ? n : 1), queue_main, &q);
+	return q.rc;
+}

@@ -1,0 +1,525 @@
+/* The walk in pieces against the ordered walk (ordered.c, perf's order):
+ * every sample gets the mark the ordered walk gives it (how many records
+ * that are not samples come before it), the replay gives those records in
+ * the ordered walk's order, and the counts agree; on perf's own files and on
+ * files whose rounds reorder records as perf's do (CPUs drained late, equal
+ * times, records without time), cut into pieces from a few bytes up, so
+ * that nearly every piece starts by the resync rule. And report's tables
+ * from the walk in pieces equal the ordered walk's, with 1 and 3 threads,
+ * on a file whose processes remap, fork and exit while they are sampled. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fixtures.h"
+#include "lib/perfdata/internal.h"
+#include "lib/perfdata/write.h"
+#include "lib/profile/report.h"
+#include "lib/util/u64map.h"
+
+#define VP_SRCDIR "."
+
+static char dir[64];
+
+/* ---- a file whose rounds reorder records as perf's do ---- */
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+static uint64_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+#define NCPU 4
+struct cpubuf {
+	uint8_t *b;
+	size_t n, cap;
+};
+static struct cpubuf cpu[NCPU];
+
+static void put(int c, const void *rec, size_t len)
+{
+	struct cpubuf *b = &cpu[c];
+	if (b->n + len > b->cap) {
+		b->cap = (b->n + len) * 2;
+		b->b = realloc(b->b, b->cap);
+		assert_non_null(b->b);
+	}
+	memcpy(b->b + b->n, rec, len);
+	b->n += len;
+}
+
+/* a record with the sample_id_all trailer (pid/tid, time, cpu) */
+static void put_rec(int c, uint32_t type, uint16_t misc, const void *body, size_t blen,
+		    uint32_t pid, uint64_t time)
+{
+	uint8_t rec[512];
+	size_t len = 8 + ((blen + 7) & ~7u) + 24;
+	struct perf_event_header h = { type, misc, (uint16_t)len };
+	uint32_t tr[6] = { pid, pid, 0, 0, (uint32_t)c, 0 };
+
+	memcpy(&tr[2], &time, 8);
+	memset(rec, 0, sizeof(rec));
+	memcpy(rec, &h, 8);
+	memcpy(rec + 8, body, blen);
+	memcpy(rec + len - 24, tr, 24);
+	put(c, rec, len);
+}
+
+static void put_mmap(int c, uint16_t misc, uint32_t pid, uint64_t start, uint64_t len,
+		     uint64_t pgoff, const char *file, uint64_t time)
+{
+	uint8_t body[256] = { 0 };
+	uint32_t u[2] = { pid, pid }, prot = 5;
+	uint64_t v[3] = { start, len, pgoff };
+
+	memcpy(body, u, 8);
+	memcpy(body + 8, v, 24);
+	memcpy(body + 56, &prot, 4);
+	strcpy((char *)body + 64, file);
+	put_rec(c, PERF_RECORD_MMAP2, misc, body, 64 + strlen(file) + 1, pid, time);
+}
+
+static void put_task(int c, uint32_t type, uint32_t pid, uint32_t ppid, uint64_t time)
+{
+	uint32_t u[4] = { pid, ppid, pid, ppid };
+	uint8_t body[24];
+
+	memcpy(body, u, 16);
+	memcpy(body + 16, &time, 8);
+	put_rec(c, type, 0, body, 24, pid, time);
+}
+
+static void put_comm(int c, uint32_t pid, const char *comm, uint64_t time)
+{
+	uint8_t body[32] = { 0 };
+	uint32_t u[2] = { pid, pid };
+
+	memcpy(body, u, 8);
+	strcpy((char *)body + 8, comm);
+	put_rec(c, PERF_RECORD_COMM, 0, body, 8 + strlen(comm) + 1, pid, time);
+}
+
+static void put_sample(int c, uint16_t misc, uint64_t ip, uint32_t pid, uint64_t time)
+{
+	uint8_t s[64];
+
+	put(c, s, vp_test_sample(s, misc, ip, time, pid, (uint32_t)c, 1000 + rnd() % 7));
+}
+
+#define KBASE 0xffffffff81000000ull
+#define NPROC 24
+
+/* Samples of processes that map, remap (another object at the same
+ * address), fork, exec and exit as they go, on NCPU CPUs whose buffers are
+ * drained round by round, some of them a round late; a few records carry no
+ * time, many share one. */
+static void make_file(const char *path, size_t steps, int unfinished)
+{
+	char objs[3][512];	/* vp_test_fixture's buffer is overwritten by the next call */
+	snprintf(objs[0], sizeof(objs[0]), "%s", vp_test_fixture("libfix.so"));
+	snprintf(objs[1], sizeof(objs[1]), "%s", vp_test_fixture("libshift.so"));
+	snprintf(objs[2], sizeof(objs[2]), "%s", vp_test_fixture("fix-nopie"));
+	uint64_t ids[1] = { 7 }, clock[NCPU] = { 0 };
+	uint32_t pids[NPROC];
+	size_t npids = 4;
+	struct vp_pdw_event ev = { .name = "cpu-clock", .ids = ids, .nids = 1 };
+	struct vp_pdw *w;
+	struct vp_error err = { 0 };
+
+	vp_test_cpu_clock_attr(&ev.attr);
+	assert_int_equal(vp_pdw_open(path, &ev, 1, &w, &err), 0);
+	for (int c = 0; c < NCPU; c++)
+		cpu[c].n = 0;
+	/* what existed before: no times */
+	put_mmap(0, PERF_RECORD_MISC_KERNEL, UINT32_MAX, KBASE, 0x1000000, KBASE,
+		 "[kernel.kallsyms]_text", 0);
+	for (size_t i = 0; i < npids; i++) {
+		pids[i] = 1000 + (uint32_t)i;
+		put_comm(0, pids[i], "synth", 0);
+		put_mmap(0, 0, pids[i], 0x400000, 0x10000, 0, objs[i % 3], 0);
+	}
+	for (size_t step = 0; step < steps; step++) {
+		int c = (int)(rnd() % NCPU);
+		clock[c] += rnd() % 4 ? rnd() % 3 : rnd() % 2000;	/* equal times are common */
+		uint64_t t = rnd() % 300 ? clock[c] + 1 : 0;		/* a few without a time */
+		uint32_t pid = pids[rnd() % npids];
+		unsigned what = (unsigned)(rnd() % 1000);
+
+		if (what < 6) {		/* another object where this one was */
+			put_mmap(c, 0, pid, 0x400000 + (rnd() % 2) * 0x1000, 0x10000 - (rnd() % 2) * 0x1000,
+				 0, objs[rnd() % 3], t);
+		} else if (what < 9 && npids < NPROC) {	/* a new process, its parent's maps */
+			pids[npids] = 1000 + (uint32_t)npids;
+			put_task(c, PERF_RECORD_FORK, pids[npids], pid, t);
+			npids++;
+		} else if (what < 11) {
+			put_comm(c, pid, rnd() % 2 ? "renamed" : "other", t);
+		} else if (what < 12) {
+			put_task(c, PERF_RECORD_EXIT, pid, pid, t);
+		} else if (what < 13) {	/* a module comes and goes: the kernel's maps change */
+			put_mmap(c, PERF_RECORD_MISC_KERNEL, UINT32_MAX, KBASE + 0x800000 + (rnd() % 4) * 0x1000,
+				 0x4000, 0, "/lib/modules/x/kernel/fs/xfs.ko", t);
+		} else if (what < 14) {
+			uint64_t lost[2] = { 7, 1 + rnd() % 5 };
+			put_rec(c, PERF_RECORD_LOST, 0, lost, 16, pid, t);
+		} else if (what < 130) {
+			put_sample(c, PERF_RECORD_MISC_KERNEL, KBASE + rnd() % 0x3000, pid, t);
+		} else if (what < 160) {	/* in the module, where it is mapped */
+			put_sample(c, PERF_RECORD_MISC_KERNEL, KBASE + 0x800000 + rnd() % 0x6000, pid, t);
+		} else if (what < 170) {
+			put_sample(c, PERF_RECORD_MISC_HYPERVISOR, rnd(), pid, t);
+		} else {
+			put_sample(c, PERF_RECORD_MISC_USER, 0x400000 + 0x1000 + rnd() % 0x600, pid, t);
+		}
+		if (rnd() % 64 == 0) {	/* a round: each CPU's buffer, some left for later */
+			for (int k = 0; k < NCPU; k++)
+				if (rnd() % 5 || step + 1 == steps) {
+					assert_int_equal(vp_pdw_write(w, cpu[k].b, cpu[k].n), 0);
+					cpu[k].n = 0;
+				}
+			assert_int_equal(vp_pdw_finished_round(w), 0);
+		}
+	}
+	for (int k = 0; k < NCPU; k++) {
+		if (cpu[k].n)
+			assert_int_equal(vp_pdw_write(w, cpu[k].b, cpu[k].n), 0);
+		cpu[k].n = 0;
+	}
+	if (unfinished) {	/* a recorder killed in the middle of a record */
+		uint8_t half[20] = { PERF_RECORD_SAMPLE, 0, 0, 0, 0, 0, 48, 0 };
+		assert_int_equal(vp_pdw_write(w, half, sizeof(half)), 0);
+		assert_int_equal(vp_pdw_flush(w), 0);
+		vp_pdw_close(w);
+		return;
+	}
+	struct vp_pdw_features f = { .hostname = "test", .osrelease = "6.1.0-test" };
+	assert_int_equal(vp_pdw_finish(w, &f, &err), 0);
+}
+
+/* ---- what each walk delivers ---- */
+
+struct seen {
+	uint64_t *order;	/* digests of the records that are not samples, in order */
+	size_t n, cap;
+	struct vp_u64map mark;	/* sample offset -> mark + 1 */
+	uint64_t samples;
+};
+
+static void push(struct seen *s, uint64_t v)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 256;
+		s->order = realloc(s->order, s->cap * sizeof(*s->order));
+		assert_non_null(s->order);
+	}
+	s->order[s->n++] = v;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 0x100000001b3ull;
+}
+
+static int o_mmap(void *ctx, const struct vp_mmap_event *m)
+{
+	uint64_t h = mix(mix(mix(1, m->start), m->pid), m->time);
+	for (const char *p = m->filename; *p; p++)
+		h = mix(h, (unsigned char)*p);
+	push(ctx, h);
+	return 0;
+}
+
+static int o_comm(void *ctx, const struct vp_comm_event *c)
+{
+	push(ctx, mix(mix(mix(2, c->pid), c->time), (unsigned char)c->comm[0]));
+	return 0;
+}
+
+static int o_fork(void *ctx, const struct vp_task_event *e)
+{
+	push(ctx, mix(mix(mix(3, e->pid), e->ppid), e->time));
+	return 0;
+}
+
+static int o_exit(void *ctx, const struct vp_task_event *e)
+{
+	push(ctx, mix(mix(4, e->pid), e->time));
+	return 0;
+}
+
+static int o_lost(void *ctx, const struct vp_lost_event *l)
+{
+	push(ctx, mix(5, l->lost));
+	return 0;
+}
+
+static int o_sample(void *ctx, const struct vp_sample *s)
+{
+	struct seen *sn = ctx;
+	assert_int_equal(vp_u64map_put(&sn->mark, s->offset, (void *)(uintptr_t)(sn->n + 1)), 0);
+	sn->samples++;
+	return 0;
+}
+
+static const struct vp_perf_tool oracle = {
+	.sample = o_sample, .mmap = o_mmap, .comm = o_comm, .fork = o_fork, .exit = o_exit,
+	.lost = o_lost,
+};
+
+struct pworker {
+	uint64_t *off, *mark;
+	size_t n, cap;
+};
+
+static int p_sample(void *wctx, const struct vp_sample *s, const struct vp_pieces_pos *pos,
+		    struct vp_error *err)
+{
+	struct pworker *w = wctx;
+	(void)err;
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 1024;
+		w->off = realloc(w->off, w->cap * 8);
+		w->mark = realloc(w->mark, w->cap * 8);
+		assert_true(w->off && w->mark);
+	}
+	w->off[w->n] = s->offset;
+	w->mark[w->n++] = pos->mark;
+	return 0;
+}
+
+static void free_seen(struct seen *s)
+{
+	free(s->order);
+	vp_u64map_free(&s->mark);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The walk in pieces of path (pieces of piece_bytes, on threads) gives what
+ * the ordered walk gives. */
+static void same_as_ordered(const char *path, unsigned threads, uint64_t piece_bytes)
+{
+	struct vp_perfdata *pd;
+	struct vp_pieces *p;
+	struct vp_error err = { 0 };
+	struct seen ord = { 0 }, rep = { 0 };
+	struct vp_perfdata_stats so, sp;
+
+	assert_int_equal(vp_perfdata_open(path, &pd, &err), 0);
+	assert_int_equal(vp_perfdata_walk(pd, &oracle, &ord, &err), 0);
+	so = *vp_perfdata_stats(pd);
+	vp_perfdata_close(pd);
+
+	assert_int_equal(vp_perfdata_open(path, &pd, &err), 0);
+	assert_int_equal(vp_pd_pieces_open(pd, threads, piece_bytes, &p, &err), 0);
+	assert_non_null(p);
+	struct vp_perf_tool t = oracle;
+	t.sample = NULL;
+	assert_int_equal(vp_pieces_replay(p, &t, &rep, NULL, NULL, &err), 0);
+	assert_int_equal(rep.n, ord.n);
+	assert_memory_equal(rep.order, ord.order, ord.n * sizeof(*ord.order));
+	/* replayed twice: the same again, the lost counts once */
+	rep.n = 0;
+	assert_int_equal(vp_pieces_replay(p, &t, &rep, NULL, NULL, &err), 0);
+	assert_memory_equal(rep.order, ord.order, ord.n * sizeof(*ord.order));
+
+	struct pworker w[4] = { { 0 } };
+	void *wctx[4] = { &w[0], &w[1], &w[2], &w[3] };
+	assert_true(vp_pieces_threads(p) <= 4);
+	assert_int_equal(vp_pieces_samples(p, p_sample, wctx, &err), 0);
+	uint64_t n = 0;
+	for (int i = 0; i < 4; i++) {
+		for (size_t j = 0; j < w[i].n; j++) {
+			uintptr_t m = (uintptr_t)vp_u64map_get(&ord.mark, w[i].off[j]);
+			assert_true(m != 0);
+			if (m - 1 != w[i].mark[j])
+				fail_msg("%s: sample at %llu: mark %llu, ordered walk %llu", path,
+					 (unsigned long long)w[i].off[j], (unsigned long long)w[i].mark[j],
+					 (unsigned long long)(m - 1));
+		}
+		n += w[i].n;
+		free(w[i].off);
+		free(w[i].mark);
+	}
+	assert_int_equal(n, ord.samples);
+	vp_pieces_close(p, 1);
+	sp = *vp_perfdata_stats(pd);
+	vp_perfdata_close(pd);
+	assert_int_equal(sp.records, so.records);
+	assert_int_equal(sp.samples, so.samples);
+	assert_int_equal(sp.unknown_id, so.unknown_id);
+	assert_int_equal(sp.lost_events, so.lost_events);
+	assert_int_equal(sp.lost_samples, so.lost_samples);
+	assert_int_equal(sp.skipped_records, so.skipped_records);
+	assert_int_equal(sp.out_of_order, so.out_of_order);
+	assert_int_equal(sp.recovered, so.recovered);
+	assert_int_equal(sp.dropped_bytes, so.dropped_bytes);
+	free_seen(&ord);
+	free_seen(&rep);
+}
+
+static const uint64_t piece_sizes[] = { 8, 64, 200, 1000, 4096, 65536, 0 };
+
+static void perf_files_in_pieces(void **state)
+{
+	const char *files[] = { "weights.data", "callchain.data", "cxx.data", "multi.data",
+				"tracepoints.data" };
+	char path[512];
+	(void)state;
+
+	for (size_t f = 0; f < sizeof(files) / sizeof(*files); f++)
+		for (size_t s = 0; s < sizeof(piece_sizes) / sizeof(*piece_sizes); s++) {
+			snprintf(path, sizeof(path), "%s/test/fixtures/%s", VP_SRCDIR, files[f]);
+			same_as_ordered(path, s % 2 ? 3 : 1, piece_sizes[s]);
+		}
+}
+
+static void reordered_rounds_in_pieces(void **state)
+{
+	char path[128];
+	(void)state;
+
+	snprintf(path, sizeof(path), "%s/reordered.data", dir);
+	make_file(path, 20000, 0);
+	for (size_t s = 0; s < sizeof(piece_sizes) / sizeof(*piece_sizes); s++)
+		same_as_ordered(path, s % 2 ? 4 : 2, piece_sizes[s]);
+	snprintf(path, sizeof(path), "%s/unfinished.data", dir);
+	make_file(path, 5000, 1);
+	for (size_t s = 0; s < sizeof(piece_sizes) / sizeof(*piece_sizes); s++)
+		same_as_ordered(path, 3, piece_sizes[s]);
+}
+
+/* A pipe, and files with damage the ordered walk must name, are not taken. */
+static void left_to_the_ordered_walk(void **state)
+{
+	char path[512];
+	struct vp_perfdata *pd;
+	struct vp_pieces *p = (void *)1;
+	struct vp_error err = { 0 };
+	(void)state;
+
+	snprintf(path, sizeof(path), "%s/test/fixtures/pipe.data", VP_SRCDIR);
+	assert_int_equal(vp_perfdata_open(path, &pd, &err), 0);
+	assert_int_equal(vp_pieces_open(pd, 2, &p, &err), 0);
+	assert_null(p);
+	vp_perfdata_close(pd);
+
+	/* a record whose size points into the middle of the next one */
+	char cmd[2048];
+	snprintf(path, sizeof(path), "%s/damaged.data", dir);
+	snprintf(cmd, sizeof(cmd), "cp %s/test/fixtures/weights.data %s && python3 -c \"\n"
+		 "import struct,sys\nf=open(sys.argv[1],'r+b');d=f.read()\n"
+		 "off,size=struct.unpack_from('<QQ',d,40)\nn=0\n"
+		 "while n<40 or struct.unpack_from('<I',d,off)[0]!=9:\n"
+		 " off+=struct.unpack_from('<H',d,off+6)[0]; n+=1\n"
+		 "f.seek(off+6);f.write(struct.pack('<H',12))\n\" %s", VP_SRCDIR, path, path);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(vp_perfdata_open(path, &pd, &err), 0);
+	assert_int_equal(vp_pieces_open(pd, 2, &p, &err), 0);
+	assert_null(p);
+	struct seen ord = { 0 };
+	assert_int_not_equal(vp_perfdata_walk(pd, &oracle, &ord, &err), 0);
+	free_seen(&ord);
+	vp_perfdata_close(pd);
+}
+
+/* ---- report's tables ---- */
+
+static char *dump(const struct vp_profile *prof)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	for (size_t e = 0; e < prof->ntables; e++) {
+		struct vp_event_table *t = prof->tables[e];
+		vp_table_sort(t, VP_VALUE_PERIOD);
+		fprintf(f, "%s %llu %llu %llu\n", t->name, (unsigned long long)t->total_samples,
+			(unsigned long long)t->total_period, (unsigned long long)t->lost_samples);
+		for (size_t i = 0; i < t->nrows; i++)
+			fprintf(f, "%s %s %c %llu %llu\n", t->rows[i].symbol, t->rows[i].dso,
+				t->rows[i].domain, (unsigned long long)t->rows[i].samples,
+				(unsigned long long)t->rows[i].period);
+	}
+	fclose(f);
+	return buf;
+}
+
+static char *report(const char *path, int ordered, unsigned threads, const char *kallsyms)
+{
+	struct vp_load_opts lo;
+	struct vp_profile *prof;
+	struct vp_error err = { 0 };
+
+	vp_load_opts_init(&lo);
+	lo.ordered = ordered;
+	lo.threads = threads;
+	lo.kallsyms = kallsyms;
+	assert_int_equal(vp_profile_from_perfdata(path, &lo, &prof, &err), 0);
+	char *d = dump(prof);
+	vp_profile_free(prof);
+	return d;
+}
+
+static void report_tables_as_ordered(void **state)
+{
+	char path[128], ks[128];
+	(void)state;
+
+	snprintf(ks, sizeof(ks), "%s/kallsyms", dir);
+	vp_test_write_file(ks, "ffffffff81000000 T _text\nffffffff81000000 T k_one\n"
+			   "ffffffff81001000 T k_two\nffffffff81002000 t k_three\n"
+			   "ffffffff81003000 T _etext\n"
+			   "ffffffff81800000 t xfs_a\t[xfs]\nffffffff81801800 t xfs_b\t[xfs]\n");
+	snprintf(path, sizeof(path), "%s/remaps.data", dir);
+	make_file(path, 90000, 0);	/* over 4 MB: pieces for 3 threads */
+	vp_warn_mute(1);	/* the lost records, said each time */
+	char *ord = report(path, 1, 0, ks);
+	if (getenv("VP_TEST_SHOW"))
+		fputs(ord, stderr);
+	for (unsigned threads = 1; threads <= 3; threads += 2) {
+		char *pcs = report(path, 0, threads, ks);
+		assert_string_equal(pcs, ord);
+		free(pcs);
+	}
+	vp_warn_mute(0);
+	assert_non_null(strstr(ord, "libfix.so"));	/* it resolves user space */
+	assert_non_null(strstr(ord, "k_two"));		/* and the kernel */
+	assert_non_null(strstr(ord, "xfs_b [xfs]"));	/* and its modules */
+	free(ord);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return vp_test_mkdtemp(dir, "pieces");
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	for (int c = 0; c < NCPU; c++)
+		free(cpu[c].b);
+	return vp_test_rmtree(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(perf_files_in_pieces),
+		cmocka_unit_test(reordered_rounds_in_pieces),
+		cmocka_unit_test(left_to_the_ordered_walk),
+		cmocka_unit_test(report_tables_as_ordered),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
