@@ -30,7 +30,8 @@ static const struct vp_opt opts[] = {
 		      co.title),
 	VP_OPT_STRING("output", 'o', "DIR", "write the charts here (default charts/)",
 		      struct chart_args, co.outdir),
-	{ "format", 0, "LIST", "any of svg,png,pdf,eps (default svg,png)", OPT_FORMAT },
+	{ "format", 0, "LIST", "any of svg,png,pdf,eps,html (default svg,png); html: DIR/index.html, "
+	  "one self-contained page", OPT_FORMAT },
 	{ "kind", 0, "LIST", "bar, circle or bar,circle (default)", OPT_KIND },
 	{ "size", 0, "WxH", "chart size in pixels (default 1000 wide, height from the rows)", OPT_SIZE },
 	{ "dpi", 0, "N", "PNG resolution (default 96: one pixel per unit)", OPT_DPI },
@@ -47,7 +48,10 @@ static const struct vp_cmd_info info = {
 	"comparison the last 'vmprof compare' saved here (vmprof.cmp.xml); with one file,\n"
 	"a saved comparison; with two, compare them first as vmprof compare does (any\n"
 	"inputs and options compare takes: --key, --value and the symbol sources shape\n"
-	"that comparison; -e, --sort and --labels apply to saved ones too).",
+	"that comparison; -e, --sort and --labels apply to saved ones too).\n"
+	"--format html writes DIR/index.html: one page that needs nothing else (no network),\n"
+	"with the sides' facts, every function of each event in a table to sort and filter,\n"
+	"and the charts inline.",
 	opts, 0,
 };
 
@@ -69,7 +73,8 @@ static int on_opt(int id, const char *arg, void *ctx)
 		break;
 	case OPT_FORMAT:
 		if (vp_chart_formats_parse(arg, &a->co.formats) < 0)
-			return vp_usage_error(&info, "--format is a list of svg, png, pdf, eps, not '%s'", arg);
+			return vp_usage_error(&info, "--format is a list of svg, png, pdf, eps, html, not '%s'",
+					      arg);
 		break;
 	case OPT_KIND:
 		if (!strcmp(arg, "bar"))

@@ -1,5 +1,6 @@
 /* Chart files: for each event and chart kind, draw once per format in memory
- * (formats.c), enrich the SVG (svgmeta.c), then write each file atomically. */
+ * (formats.c), enrich the SVG (svgmeta.c), then write each file atomically;
+ * the HTML report (html.c) last, all of them or none. */
 #include "render_internal.h"
 
 #include <errno.h>
@@ -9,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <libxml/tree.h>
 
 #include "lib/util/outfile.h"
 
@@ -24,6 +27,7 @@ void vp_chart_opts_init(struct vp_chart_opts *o)
 
 static const struct { const char *name; unsigned bit; } fmts[] = {
 	{ "svg", VP_FMT_SVG }, { "png", VP_FMT_PNG }, { "pdf", VP_FMT_PDF }, { "eps", VP_FMT_EPS },
+	{ "html", VP_FMT_HTML },
 };
 
 int vp_chart_formats_parse(const char *s, unsigned *mask)
@@ -129,54 +133,51 @@ static void remove_dirs(const char *dir, size_t first)
 	free(p);
 }
 
-/* The <desc>: the chart's numbers as a sentence a screen reader can say. */
-static char *describe(const struct vp_comparison *cmp, const struct vp_cmp_event *e)
+/* One chart in one format, in memory: SVG through its enriched tree. */
+static int draw(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+		const struct vp_chart_opts *o, unsigned kind, unsigned fmt, struct vp_membuf *b)
 {
-	char *out = NULL, ratio[64];
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
+	xmlDocPtr doc;
+	xmlChar *mem = NULL;
+	int size = 0, r;
+	double w, h;
 
-	if (!f)
-		return NULL;
-	fprintf(f, "%s %s per function, %s vs %s: top %zu of %zu functions. Totals: %s %" PRIu64
-		", %s %" PRIu64 ".", e->name, vp_value_name(cmp), cmp->label[0], cmp->label[1], e->nrows,
-		e->total_rows, cmp->label[0], vp_cmp_total(e, 0, cmp->value), cmp->label[1],
-		vp_cmp_total(e, 1, cmp->value));
-	for (size_t i = 0; i < e->nrows; i++) {
-		const struct vp_cmp_row *r = &e->rows[i];
-		vp_format_ratio(r, cmp->value, ratio, sizeof(ratio));
-		fprintf(f, "\n%s [%c]: %s %" PRIu64 " (%.2f%%), %s %" PRIu64 " (%.2f%%), guest/host %s.",
-			r->symbol ? r->symbol : "[unknown]", r->domain ? r->domain : '.', cmp->label[0],
-			vp_cmp_value(r, 0, cmp->value), 100 * vp_cmp_share(e, r, 0, cmp->value), cmp->label[1],
-			vp_cmp_value(r, 1, cmp->value), 100 * vp_cmp_share(e, r, 1, cmp->value), ratio);
-	}
-	if (fclose(f) != 0) {
-		free(out);
-		return NULL;
-	}
-	return out;
+	if (fmt != VP_FMT_SVG)
+		return vp_render_format(cmp, e, o, kind, fmt, b, NULL, &w, &h);
+	if ((r = vp_chart_svg_doc(cmp, e, o, kind, &doc)) < 0)
+		return r;
+	xmlDocDumpFormatMemoryEnc(doc, &mem, &size, "UTF-8", 0);
+	xmlFreeDoc(doc);
+	if (!mem)
+		return -ENOMEM;
+	if ((b->p = malloc((size_t)size)))
+		memcpy(b->p, mem, (size_t)size);
+	b->n = (size_t)size;
+	xmlFree(mem);
+	return b->p ? 0 : -ENOMEM;
 }
 
-static int enrich(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
-		  const struct vp_chart_opts *o, const char *kind, struct vp_membuf *b,
-		  const struct marks *m, double w, double h)
+/* Written files, so that a failed run can take them away again. */
+struct written {
+	char **v;
+	size_t n;
+};
+
+static int emit(struct written *wr, const char *path, const void *data, size_t len, struct vp_error *err)
 {
-	char title[1024], *desc, *svg;
-	size_t len, n;
+	char **v;
 	int r;
 
-	if (m->oom || !(desc = describe(cmp, e)))
-		return -ENOMEM;
-	vp_chart_title(cmp, e, o, title, sizeof(title));
-	n = strlen(title);
-	snprintf(title + n, sizeof(title) - n, " (%s chart)", kind);
-	r = vp_svg_enrich((char *)b->p, b->n, m, title, desc, w, h, &svg, &len);
-	free(desc);
-	if (r < 0)
+	if ((r = write_file(path, data, len, err)) < 0)
 		return r;
-	free(b->p);
-	b->p = (unsigned char *)svg;
-	b->n = len;
+	if (!(v = realloc(wr->v, (wr->n + 1) * sizeof(*v))) || !(v[wr->n] = strdup(path))) {
+		if (v)
+			wr->v = v;
+		unlink(path);
+		return vp_errorf(err, -ENOMEM, "'%s': out of memory", path);
+	}
+	wr->v = v;
+	wr->n++;
 	return 0;
 }
 
@@ -186,8 +187,8 @@ int vp_chart_render(const struct vp_comparison *cmp, const struct vp_chart_opts 
 		{ VP_CHART_BAR, "bar" }, { VP_CHART_CIRCLE, "circle" },
 	};
 	char path[4096];
-	char **written = NULL;	/* this run's files, removed again if a later one fails */
-	size_t nwritten = 0, first;
+	struct written wr = { NULL, 0 };
+	size_t first;
 	int r;
 
 	if ((r = make_dirs(o->outdir, &first, err)) < 0)
@@ -199,47 +200,39 @@ int vp_chart_render(const struct vp_comparison *cmp, const struct vp_chart_opts 
 				continue;
 			for (size_t f = 0; f < sizeof(fmts) / sizeof(*fmts) && r >= 0; f++) {
 				struct vp_membuf b = { 0 };
-				struct marks m = { 0 };
-				double w, h;
 
-				if (!(o->formats & fmts[f].bit))
+				if (!(o->formats & fmts[f].bit) || fmts[f].bit == VP_FMT_HTML)
 					continue;
-				r = vp_render_format(cmp, e, o, kinds[k].bit, fmts[f].bit, &b,
-						     fmts[f].bit == VP_FMT_SVG ? &m : NULL, &w, &h);
-				if (r >= 0 && fmts[f].bit == VP_FMT_SVG)
-					r = enrich(cmp, e, o, kinds[k].name, &b, &m, w, h);
-				vp_marks_free(&m);
+				r = draw(cmp, e, o, kinds[k].bit, fmts[f].bit, &b);
 				file_name(path, sizeof(path), o->outdir, e->name, kinds[k].name, fmts[f].name);
-				if (r < 0) {
-					free(b.p);
-					r = vp_errorf(err, r, "'%s': cannot draw the chart: %s", path,
-						      strerror(-r));
-					break;
-				}
-				r = write_file(path, b.p, b.n, err);
+				if (r < 0)
+					r = vp_errorf(err, r, "'%s': cannot draw the chart: %s", path, strerror(-r));
+				else
+					r = emit(&wr, path, b.p, b.n, err);
 				free(b.p);
-				char **v = r < 0 ? NULL : realloc(written, (nwritten + 1) * sizeof(*v));
-				if (r >= 0 && (!v || !(v[nwritten] = strdup(path)))) {
-					if (v)
-						written = v;
-					r = vp_errorf(err, -ENOMEM, "'%s': out of memory", path);
-					unlink(path);
-				} else if (r >= 0) {
-					written = v;
-					nwritten++;
-				}
 			}
 		}
 	}
-	/* all or nothing: a failed run leaves none of its files, nor its directories */
-	for (size_t i = 0; i < nwritten; i++) {
+	if (r >= 0 && (o->formats & VP_FMT_HTML)) {
+		char *page = NULL;
+		size_t len = 0;
+		snprintf(path, sizeof(path), "%s/index.html", o->outdir);
+		r = vp_html_page(cmp, o, &page, &len);
 		if (r < 0)
-			unlink(written[i]);
-		else if (o->wrote)
-			o->wrote(written[i], o->wrote_ctx);
-		free(written[i]);
+			r = vp_errorf(err, r, "'%s': cannot write the report: %s", path, strerror(-r));
+		else
+			r = emit(&wr, path, page, len, err);
+		free(page);
 	}
-	free(written);
+	/* all or nothing: a failed run leaves none of its files, nor its directories */
+	for (size_t i = 0; i < wr.n; i++) {
+		if (r < 0)
+			unlink(wr.v[i]);
+		else if (o->wrote)
+			o->wrote(wr.v[i], o->wrote_ctx);
+		free(wr.v[i]);
+	}
+	free(wr.v);
 	if (r < 0)
 		remove_dirs(o->outdir, first);
 	return r < 0 ? r : 0;

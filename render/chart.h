@@ -1,5 +1,6 @@
 /* Comparison charts with cairo: per event a bar chart (host and guest bars per
- * function) and a circle chart (two donuts), to SVG, PNG, PDF and EPS. SVG
+ * function) and a circle chart (two donuts), to SVG, PNG, PDF and EPS, and an
+ * HTML report that holds them with the tables (libxml2). SVG
  * output is enriched with libxml2: tooltips (<title>) with full names and
  * exact values on every bar and slice, a <desc> with the data, a viewBox. */
 #ifndef VP_CHART_H
@@ -8,7 +9,7 @@
 #include "lib/compare/compare.h"
 #include "lib/util/error.h"
 
-enum vp_chart_format { VP_FMT_SVG = 1, VP_FMT_PNG = 2, VP_FMT_PDF = 4, VP_FMT_EPS = 8 };
+enum vp_chart_format { VP_FMT_SVG = 1, VP_FMT_PNG = 2, VP_FMT_PDF = 4, VP_FMT_EPS = 8, VP_FMT_HTML = 16 };
 enum vp_chart_scale { VP_SCALE_AUTO = 0, VP_SCALE_LINEAR, VP_SCALE_LOG };
 enum vp_chart_kind { VP_CHART_BAR = 1, VP_CHART_CIRCLE = 2 };
 
@@ -30,7 +31,10 @@ void vp_chart_opts_init(struct vp_chart_opts *o);
 int vp_chart_formats_parse(const char *s, unsigned *mask);
 
 /* Draw every event of c (its rows as ranked and cut: nrows of each event) into
- * o->outdir as EVENT-bar.FMT and EVENT-circle.FMT, each file written atomically. */
+ * o->outdir as EVENT-bar.FMT and EVENT-circle.FMT, each file written
+ * atomically; with VP_FMT_HTML also o->outdir/index.html, one self-contained
+ * page: the sides' facts, and per event the table of every row of the join
+ * (total_rows), the charts inline. All files or none. */
 int vp_chart_render(const struct vp_comparison *c, const struct vp_chart_opts *o,
 		    struct vp_error *err);
 

@@ -3,7 +3,7 @@
  * tooltips and the tests their geometry. One file per job: colours.c,
  * marks.c, text.c (fonts, extents, numbers), names.c (shortening), axis.c,
  * heading.c, bar.c, circle.c, formats.c (cairo surfaces), svgmeta.c
- * (libxml2 enrichment), chart.c (files). */
+ * (libxml2 enrichment), chart.c (files), html*.c (the HTML report). */
 #ifndef VP_RENDER_INTERNAL_H
 #define VP_RENDER_INTERNAL_H
 
@@ -123,9 +123,26 @@ int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event 
 		     const struct vp_chart_opts *o, unsigned kind, unsigned fmt, struct vp_membuf *b,
 		     struct marks *m, double *w, double *h);
 
+struct _xmlDoc;
+/* ---- svgchart.c: one chart of e as an enriched SVG tree (the HTML report's
+ * inline charts; the .svg files are this tree serialised). */
+int vp_chart_svg_doc(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+		     const struct vp_chart_opts *o, unsigned kind, struct _xmlDoc **out);
+
+/* ---- html.c: the HTML report of cmp, one self-contained page (html_*.c). */
+int vp_html_page(const struct vp_comparison *cmp, const struct vp_chart_opts *o, char **out,
+		 size_t *len);
+
 /* ---- svgmeta.c: rewrite cairo's SVG (svg, len) with tooltips, a description,
- * real text and a viewBox. */
+ * real text and a viewBox: as a libxml2 tree (the HTML report imports it), or
+ * serialised (the .svg files). */
+struct _xmlDoc;
+int vp_svg_enrich_doc(const char *svg, size_t len, const struct marks *m, const char *title,
+		      const char *desc, double w, double h, struct _xmlDoc **out);
 int vp_svg_enrich(const char *svg, size_t len, const struct marks *m, const char *title,
 		  const char *desc, double w, double h, char **out, size_t *out_len);
+/* Text from a file made valid XML text: control characters (but \n, \t) and
+ * bytes that are not UTF-8 become U+FFFD. A copy to free(); NULL on ENOMEM. */
+unsigned char *vp_xml_clean(const char *s);
 
 #endif

@@ -16,7 +16,7 @@
 
 /* Tooltip text must be valid XML text: drop control characters and bytes
  * that are not UTF-8 (symbol names come from untrusted files). */
-static xmlChar *clean(const char *s)
+xmlChar *vp_xml_clean(const char *s)
 {
 	size_t n = strlen(s);
 	char *o = malloc(n * 3 + 1), *p = o;
@@ -49,7 +49,7 @@ static xmlChar *clean(const char *s)
 
 static void add_text_child(xmlNodePtr parent, const char *name, const char *text)
 {
-	xmlChar *t = clean(text);
+	xmlChar *t = vp_xml_clean(text);
 	xmlNodePtr n = xmlNewNode(parent->ns, BAD_CAST name);
 	xmlNodeAddContent(n, t);
 	xmlAddChild(parent, n);
@@ -117,18 +117,17 @@ static char *renumber_surfaces(const char *svg, size_t len, size_t *out_len)
 	return out;
 }
 
-int vp_svg_enrich(const char *svg, size_t len, const struct marks *m, const char *title,
-		  const char *desc, double w, double h, char **out, size_t *out_len)
+int vp_svg_enrich_doc(const char *svg, size_t len, const struct marks *m, const char *title,
+		      const char *desc, double w, double h, struct _xmlDoc **out)
 {
 	xmlDocPtr doc;
 	xmlNodePtr root, data, texts, words, first;
-	xmlChar *mem = NULL;
-	int size = 0;
 	char vb[128], d[1024];
 
 	size_t rlen;
 	char *renum;
 
+	*out = NULL;
 	if (len > INT32_MAX)
 		return -EFBIG;
 	if (!(renum = renumber_surfaces(svg, len, &rlen)))
@@ -145,11 +144,11 @@ int vp_svg_enrich(const char *svg, size_t len, const struct marks *m, const char
 	/* <title> and <desc> first, where assistive tools look. */
 	first = root->children;
 	xmlNodePtr t = xmlNewNode(root->ns, BAD_CAST "title");
-	xmlChar *ct = clean(title);
+	xmlChar *ct = vp_xml_clean(title);
 	xmlNodeAddContent(t, ct);
 	free(ct);
 	xmlNodePtr ds = xmlNewNode(root->ns, BAD_CAST "desc");
-	xmlChar *cd = clean(desc);
+	xmlChar *cd = vp_xml_clean(desc);
 	xmlNodeAddContent(ds, cd);
 	free(cd);
 	if (first) {
@@ -200,7 +199,7 @@ int vp_svg_enrich(const char *svg, size_t len, const struct marks *m, const char
 		if (k->kind != MARK_TEXT)
 			set_num(n, "data-value", k->value);
 		if (k->kind == MARK_TEXT && k->title) {
-			xmlChar *t = clean(k->title);
+			xmlChar *t = vp_xml_clean(k->title);
 			xmlSetProp(n, BAD_CAST "data-text", t);
 			xmlNodePtr w = xmlNewChild(words, root->ns, BAD_CAST "text", NULL);
 			set_num(w, "x", k->x);
@@ -214,6 +213,19 @@ int vp_svg_enrich(const char *svg, size_t len, const struct marks *m, const char
 			add_text_child(n, "title", k->title);
 		}
 	}
+	*out = doc;
+	return 0;
+}
+
+int vp_svg_enrich(const char *svg, size_t len, const struct marks *m, const char *title,
+		  const char *desc, double w, double h, char **out, size_t *out_len)
+{
+	xmlDocPtr doc;
+	xmlChar *mem = NULL;
+	int size = 0, r;
+
+	if ((r = vp_svg_enrich_doc(svg, len, m, title, desc, w, h, &doc)) < 0)
+		return r;
 	xmlDocDumpFormatMemoryEnc(doc, &mem, &size, "UTF-8", 0);
 	xmlFreeDoc(doc);
 	if (!mem)
