@@ -175,6 +175,7 @@ void vp_html_table(xmlNodePtr sec, const struct vp_comparison *c, const struct v
 	box = vp_h_scroll(sec, "comparison table, scrolls sideways");
 	table = vp_h_el(box, "table", "cmp");
 	vp_h_attr(table, "id", tid);
+	vp_h_attr(table, "data-event", e->name);
 	vp_h_attrf(table, "data-count", "n%zu", idx);
 	vp_h_attrf(table, "data-status", "s%zu", idx);
 	cap = vp_h_textf(table, "caption", NULL, "%s: every function of the join, ranked by %s. ", e->name,

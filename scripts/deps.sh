@@ -9,6 +9,7 @@ pkgs=(gcc make pkg-config binutils
       libprotobuf-c-dev protobuf-c-compiler zlib1g-dev golang-go
       linux-perf python3 python3-numpy python3-scipy libxml2-utils poppler-utils ghostscript clang libclang-rt-14-dev
       qemu-system-x86 busybox-static cpio file
+      chromium chromium-driver python3-selenium
       "$@")
 
 missing=()
