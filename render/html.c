@@ -38,8 +38,11 @@ static void head(xmlNodePtr html, const struct vp_comparison *c, const char *tit
 	vp_h_attr(m, "name", "generator");
 	vp_h_attr(m, "content", "vmprof " VP_VERSION);
 	vp_h_text(h, "title", NULL, title);
-	/* the style sheet and the script are ours and hold no "</": raw text */
-	xmlAddChild(vp_h_el(h, "style", NULL), xmlNewText(BAD_CAST vp_report_css));
+	/* the style sheet and the script are ours and end no element
+	 * (embed-assets.sh checks): raw text */
+	m = vp_h_el(h, "style", NULL);
+	if (m && !xmlAddChild(m, xmlNewText(BAD_CAST vp_report_css)))
+		h->doc->_private = h->doc;
 }
 
 static void page_title(const struct vp_comparison *c, char *buf, size_t size)
@@ -121,8 +124,8 @@ static int serialise(xmlDocPtr doc, char **out, size_t *len)
 
 int vp_html_page(const struct vp_comparison *c, const struct vp_chart_opts *o, char **out, size_t *len)
 {
-	xmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);
-	xmlNodePtr html, body, header, main, foot;
+	xmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);	/* _private: vp_h_failed */
+	xmlNodePtr html, body, header, main, foot, script;
 	char title[1024];
 	int r = 0;
 
@@ -153,9 +156,11 @@ int vp_html_page(const struct vp_comparison *c, const struct vp_chart_opts *o, c
 	foot = vp_h_el(body, "footer", NULL);
 	vp_h_text(foot, "p", NULL, "Written by vmprof " VP_VERSION " (vmprof chart --format html). "
 		  "The numbers are those of vmprof compare --format csv for the same inputs.");
-	xmlAddChild(vp_h_el(body, "script", NULL), xmlNewText(BAD_CAST vp_report_js));
-	/* a helper that met ENOMEM left its element out: the page is incomplete */
-	if (r >= 0 && !(body && main && foot))
+	script = vp_h_el(body, "script", NULL);
+	if (!script || !xmlAddChild(script, xmlNewText(BAD_CAST vp_report_js)))
+		r = r < 0 ? r : -ENOMEM;
+	/* a helper that met ENOMEM left something out: the page is incomplete */
+	if (r >= 0 && (vp_h_failed(doc) || !foot))
 		r = -ENOMEM;
 	if (r >= 0)
 		r = serialise(doc, out, len);

@@ -7,14 +7,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* An allocation failed somewhere under n: the page is incomplete. The
+ * document's _private (libxml2 leaves it to the application) says so. */
+static void lost(xmlNodePtr n)
+{
+	if (n && n->doc)
+		n->doc->_private = n->doc;
+}
+
+int vp_h_failed(xmlDocPtr doc)
+{
+	return doc->_private != NULL;
+}
+
 xmlNodePtr vp_h_el(xmlNodePtr parent, const char *tag, const char *cls)
 {
 	xmlNodePtr n;
 
-	if (!parent || !(n = xmlNewChild(parent, NULL, BAD_CAST tag, NULL)))
+	if (!parent)
 		return NULL;
-	if (cls)
-		xmlSetProp(n, BAD_CAST "class", BAD_CAST cls);
+	if (!(n = xmlNewChild(parent, NULL, BAD_CAST tag, NULL)) ||
+	    (cls && !xmlSetProp(n, BAD_CAST "class", BAD_CAST cls))) {
+		lost(parent);
+		return NULL;
+	}
 	return n;
 }
 
@@ -22,9 +38,10 @@ void vp_h_add(xmlNodePtr n, const char *text)
 {
 	xmlChar *t;
 
-	if (!n || !text || !(t = vp_xml_clean(text)))
+	if (!n || !text)
 		return;
-	xmlAddChild(n, xmlNewText(t));
+	if (!(t = vp_xml_clean(text)) || !xmlAddChild(n, xmlNewText(t)))
+		lost(n);
 	free(t);
 }
 
@@ -43,6 +60,8 @@ void vp_h_addf(xmlNodePtr n, const char *fmt, ...)
 	va_start(ap, fmt);
 	s = vformat(fmt, ap);
 	va_end(ap);
+	if (!s)
+		lost(n);
 	vp_h_add(n, s);
 	free(s);
 }
@@ -65,6 +84,8 @@ xmlNodePtr vp_h_textf(xmlNodePtr parent, const char *tag, const char *cls, const
 	s = vformat(fmt, ap);
 	va_end(ap);
 	n = vp_h_text(parent, tag, cls, s ? s : "");
+	if (!s)
+		lost(parent);
 	free(s);
 	return n;
 }
@@ -73,9 +94,10 @@ void vp_h_attr(xmlNodePtr n, const char *name, const char *value)
 {
 	xmlChar *v;
 
-	if (!n || !(v = vp_xml_clean(value)))
+	if (!n)
 		return;
-	xmlSetProp(n, BAD_CAST name, v);
+	if (!(v = vp_xml_clean(value)) || !xmlSetProp(n, BAD_CAST name, v))
+		lost(n);
 	free(v);
 }
 
@@ -89,6 +111,8 @@ void vp_h_attrf(xmlNodePtr n, const char *name, const char *fmt, ...)
 	va_end(ap);
 	if (s)
 		vp_h_attr(n, name, s);
+	else
+		lost(n);
 	free(s);
 }
 

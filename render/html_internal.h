@@ -15,7 +15,9 @@
 #include "render_internal.h"
 
 /* ---- html_dom.c: elements under parent (NULL on ENOMEM, and every helper
- * takes a NULL parent quietly, so a builder checks once at the end). */
+ * takes a NULL parent quietly, so a builder checks once at the end with
+ * vp_h_failed: 1 when anything was left out of doc). */
+int vp_h_failed(xmlDocPtr doc);
 xmlNodePtr vp_h_el(xmlNodePtr parent, const char *tag, const char *cls);
 /* An element holding text (cleaned as vp_xml_clean does). */
 xmlNodePtr vp_h_text(xmlNodePtr parent, const char *tag, const char *cls, const char *text);
