@@ -5,7 +5,7 @@
 #include "html_internal.h"
 
 #include <inttypes.h>
-#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -33,16 +33,6 @@ static void secs_fact(xmlNodePtr td, double v)
 		unknown(td);
 }
 
-static void f_input(xmlNodePtr td, const struct vp_comparison *c, size_t s)
-{
-	str_fact(td, vp_hm_meta(c, s)->source);
-}
-
-static void f_host(xmlNodePtr td, const struct vp_comparison *c, size_t s)
-{
-	str_fact(td, vp_hm_meta(c, s)->hostname);
-}
-
 static void f_kernel(xmlNodePtr td, const struct vp_comparison *c, size_t s)
 {
 	const struct vp_profile_meta *m = vp_hm_meta(c, s);
@@ -50,11 +40,6 @@ static void f_kernel(xmlNodePtr td, const struct vp_comparison *c, size_t s)
 	str_fact(td, m->osrelease);
 	if (m->arch && *m->arch)
 		vp_h_addf(td, " (%s)", m->arch);
-}
-
-static void f_hv(xmlNodePtr td, const struct vp_comparison *c, size_t s)
-{
-	str_fact(td, vp_hm_meta(c, s)->hypervisor);
 }
 
 static void f_cpus(xmlNodePtr td, const struct vp_comparison *c, size_t s)
@@ -79,11 +64,6 @@ static void f_cmd(xmlNodePtr td, const struct vp_comparison *c, size_t s)
 		unknown(td);
 }
 
-static void f_recorder(xmlNodePtr td, const struct vp_comparison *c, size_t s)
-{
-	str_fact(td, vp_hm_meta(c, s)->perf_version);
-}
-
 static void f_when(xmlNodePtr td, const struct vp_comparison *c, size_t s)
 {
 	const struct vp_profile_meta *m = vp_hm_meta(c, s);
@@ -101,16 +81,6 @@ static void f_when(xmlNodePtr td, const struct vp_comparison *c, size_t s)
 static void f_runs(xmlNodePtr td, const struct vp_comparison *c, size_t s)
 {
 	vp_h_addf(td, "%zu", vp_hm_runs(c, s));
-}
-
-static void f_duration(xmlNodePtr td, const struct vp_comparison *c, size_t s)
-{
-	secs_fact(td, vp_hm_meta(c, s)->duration);
-}
-
-static void f_cpu(xmlNodePtr td, const struct vp_comparison *c, size_t s)
-{
-	secs_fact(td, vp_hm_meta(c, s)->cpu_time);
 }
 
 static void f_steal(xmlNodePtr td, const struct vp_comparison *c, size_t s)
@@ -141,15 +111,39 @@ static void f_events(xmlNodePtr td, const struct vp_comparison *c, size_t s)
 	}
 }
 
+/* A fact is a string or a number of seconds of the side's metadata, or
+ * drawn from it by fn. */
+enum { F_STR, F_SECS, F_FN };
+#define STR(name, field) { name, F_STR, offsetof(struct vp_profile_meta, field), NULL }
+#define SECS(name, field) { name, F_SECS, offsetof(struct vp_profile_meta, field), NULL }
+#define FN(name, fn) { name, F_FN, 0, fn }
+static const struct fact {
+	const char *name;
+	int kind;
+	size_t off;
+	fact_fn fn;
+} facts[] = {
+	STR("Input", source), STR("Host name", hostname), FN("Kernel", f_kernel),
+	STR("Hypervisor", hypervisor), FN("CPUs", f_cpus), FN("Command", f_cmd),
+	STR("Recorded by", perf_version), FN("Recorded at", f_when), FN("Runs", f_runs),
+	SECS("Duration (wall)", duration), SECS("CPU time of the command", cpu_time),
+	FN("Steal time", f_steal), FN("Lost samples", f_lost), FN("Events", f_events),
+};
+
+static void fact(xmlNodePtr td, const struct fact *f, const struct vp_comparison *c, size_t s)
+{
+	const char *m = (const char *)vp_hm_meta(c, s);
+
+	if (f->kind == F_STR)
+		str_fact(td, *(const char *const *)(m + f->off));
+	else if (f->kind == F_SECS)
+		secs_fact(td, *(const double *)(m + f->off));
+	else
+		f->fn(td, c, s);
+}
+
 void vp_html_facts(xmlNodePtr main, const struct vp_comparison *c)
 {
-	static const struct { const char *name; fact_fn fn; } facts[] = {
-		{ "Input", f_input }, { "Host name", f_host }, { "Kernel", f_kernel },
-		{ "Hypervisor", f_hv }, { "CPUs", f_cpus }, { "Command", f_cmd },
-		{ "Recorded by", f_recorder }, { "Recorded at", f_when }, { "Runs", f_runs },
-		{ "Duration (wall)", f_duration }, { "CPU time of the command", f_cpu },
-		{ "Steal time", f_steal }, { "Lost samples", f_lost }, { "Events", f_events },
-	};
 	xmlNodePtr sec = vp_h_el(main, "section", "facts"), table, tr;
 	size_t k = vp_hm_nsides(c);
 
@@ -172,7 +166,7 @@ void vp_html_facts(xmlNodePtr main, const struct vp_comparison *c)
 		tr = vp_h_el(tbody, "tr", NULL);
 		vp_h_attr(vp_h_text(tr, "th", NULL, facts[f].name), "scope", "row");
 		for (size_t s = 0; s < k; s++)
-			facts[f].fn(vp_h_el(tr, "td", NULL), c, s);
+			fact(vp_h_el(tr, "td", NULL), &facts[f], c, s);
 	}
 }
 
