@@ -26,8 +26,6 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser import Browser, NoBrowser  # noqa: E402
 
-NUM = ("host_samples", "host_period", "host_share", "guest_samples", "guest_period",
-       "guest_share", "ratio", "delta")
 problems = []
 
 
@@ -60,11 +58,13 @@ def expected_order(rows, col, numeric, desc):
 
 READ_TABLE = """
 const t = arguments[0];
-const cols = Array.from(t.tHead.rows[0].cells).map(th => th.getAttribute('data-col'));
+const heads = Array.from(t.tHead.rows[0].cells).map(th => ({col: th.getAttribute('data-col'),
+  side: th.getAttribute('data-side'), label: th.getAttribute('data-label')}));
 return Array.from(t.tBodies[0].rows).map(tr => ({
   rank: Number(tr.getAttribute('data-rank')), hidden: tr.hidden,
-  cells: Array.from(tr.cells).map((c, i) => ({col: cols[i], v: c.getAttribute('data-v'),
-                                               text: c.textContent}))}));
+  cells: Array.from(tr.cells).map((c, i) => ({col: heads[i].col, side: heads[i].side,
+    label: heads[i].label, v: c.getAttribute('data-v'), low: c.getAttribute('data-low'),
+    high: c.getAttribute('data-high'), p: c.getAttribute('data-p'), text: c.textContent}))}));
 """
 
 
@@ -72,28 +72,50 @@ def page_rows(b, table):
     return b.js(READ_TABLE, table)
 
 
+def fields(row, side):
+    """The CSV line(s) a page row stands for, as the CSV names its columns: with
+    two sides every cell; with K > 2, the baseline's and side's cells (the
+    heading's data-side) and the side's label."""
+    out = {}
+    for c in row["cells"]:
+        if not c["col"] or (c["side"] is not None and int(c["side"]) not in (0, side)):
+            continue
+        v = c["v"] if c["v"] is not None else c["text"]
+        out[c["col"]] = v
+        if c["label"] is not None:
+            out["side"] = c["label"]
+        if c["low"] is not None:
+            out[c["col"] + "_low"] = c["low"]
+        if c["high"] is not None:
+            out[c["col"] + "_high"] = c["high"]
+        if c["p"] is not None:
+            out["p_value"] = c["p"]
+    return out
+
+
 def check_numbers(event, got, want):
-    if len(got) != len(want):
-        bad(f"{event}: {len(got)} rows in the page, {len(want)} in the CSV")
+    nsides = 1 + max([int(c["side"]) for c in got[0]["cells"] if c["side"] is not None] or [1]) \
+        if got else 2
+    lines = [(g, fields(g, s)) for g in got for s in range(1, nsides)]
+    if len(lines) != len(want):
+        bad(f"{event}: {len(lines)} lines in the page, {len(want)} in the CSV")
         return
-    for i, (g, w) in enumerate(zip(got, want)):
-        cells = {c["col"]: c for c in g["cells"] if c["col"]}
-        for col in ("symbol", "dso", "domain") + NUM:
-            c = cells.get(col)
-            if c is None:
+    for i, ((g, f), w) in enumerate(zip(lines, want)):
+        for col in w:
+            if col == "event":
+                continue
+            if col not in f:
                 bad(f"{event}: no column {col} in the page")
                 return
-            v = c["v"] if c["v"] is not None else c["text"]
-            if v != w[col]:
-                bad(f"{event} row {i + 1} {col}: page '{v}', CSV '{w[col]}'")
+            if f[col] != w[col]:
+                bad(f"{event} line {i + 1} {col}: page '{f[col]}', CSV '{w[col]}'")
         # what a person reads says the same number
-        for col in ("host_samples", "host_period", "guest_samples", "guest_period"):
-            shown = cells[col]["text"].replace("\u202f", "")
-            if shown != w[col]:
-                bad(f"{event} row {i + 1} {col}: shows '{cells[col]['text']}', CSV '{w[col]}'")
-        for col in ("host_share", "guest_share"):
-            if cells[col]["text"] != "%.2f%%" % (100 * float(w[col])):
-                bad(f"{event} row {i + 1} {col}: shows '{cells[col]['text']}' for {w[col]}")
+        cells = {(c["col"], c["side"]): c for c in g["cells"] if c["col"]}
+        for (col, side), c in cells.items():
+            if col.endswith(("_samples", "_period")) and c["v"] != c["text"].replace("\u202f", ""):
+                bad(f"{event} row {i + 1} {col}: shows '{c['text']}' for {c['v']}")
+            if col.endswith("_share") and c["text"] != "%.2f%%" % (100 * float(c["v"])):
+                bad(f"{event} row {i + 1} {col}: shows '{c['text']}' for {c['v']}")
 
 
 def ranks(b, table):
