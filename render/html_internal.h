@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "render_internal.h"
+#include "lib/compare/stats.h"
 
 /* ---- html_dom.c: elements under parent (NULL on ENOMEM, and every helper
  * takes a NULL parent quietly, so a builder checks once at the end with
@@ -56,9 +57,17 @@ void vp_hm_ratio_text(const struct vp_comparison *c, const struct vp_cmp_event *
 		      const struct vp_cmp_row *r, size_t side, char *buf, size_t size);
 double vp_hm_delta_pp(const struct vp_comparison *c, const struct vp_cmp_event *e,
 		      const struct vp_cmp_row *r, size_t side);
-/* 1 when side s's difference from the baseline is within noise. */
+/* 1 when side s's shares differ from the baseline's by less than twice the
+ * sampling error of the two sample counts (the test without runs). */
 int vp_hm_noise(const struct vp_comparison *c, const struct vp_cmp_event *e,
 		const struct vp_cmp_row *r, size_t side);
+/* Row r's statistics for side s against the baseline (intervals, q, the
+ * verdict), NULL when it was not judged; the significance level; the rows
+ * the baseline's A/A split flags (-1: not computed). */
+const struct vp_stat_result *vp_hm_stat(const struct vp_cmp_event *e, const struct vp_cmp_row *r,
+					size_t side);
+double vp_hm_alpha(const struct vp_comparison *c);
+long vp_hm_noise_floor(const struct vp_cmp_event *e);
 
 /* ---- the sections */
 void vp_html_facts(xmlNodePtr main, const struct vp_comparison *c);

@@ -107,3 +107,25 @@ int vp_hm_noise(const struct vp_comparison *c, const struct vp_cmp_event *e,
 	(void)side;
 	return vp_row_is_noise(e, r);
 }
+
+/* This comparison model has no runs: nothing judged across them yet. */
+const struct vp_stat_result *vp_hm_stat(const struct vp_cmp_event *e, const struct vp_cmp_row *r,
+					size_t side)
+{
+	(void)e;
+	(void)r;
+	(void)side;
+	return NULL;
+}
+
+double vp_hm_alpha(const struct vp_comparison *c)
+{
+	(void)c;
+	return 0.05;
+}
+
+long vp_hm_noise_floor(const struct vp_cmp_event *e)
+{
+	(void)e;
+	return -1;
+}

@@ -57,11 +57,33 @@ static void count_cell(xmlNodePtr tr, uint64_t v)
 	num_cell(tr, b, g);
 }
 
+/* The CSV column a side's number is in: host_ and guest_ with two sides;
+ * with more, base_ for the baseline and side_ for the others (their lines
+ * say which side). */
+static const char *prefix(const struct vp_comparison *c, size_t s)
+{
+	if (vp_hm_nsides(c) == 2)
+		return s ? "guest" : "host";
+	return s ? "side" : "base";
+}
+
+/* A head for side s: with more than two sides it says which (data-side). */
+static void side_head(xmlNodePtr tr, const struct vp_comparison *c, size_t s, const char *text,
+		      const char *col, int numeric, const char *abbr)
+{
+	head(tr, text, col, numeric, abbr);
+	if (tr && vp_hm_nsides(c) > 2) {
+		vp_h_attrf(tr->last, "data-side", "%zu", s);
+		if (!strcmp(col, "ratio"))
+			vp_h_attr(tr->last, "data-label", vp_hm_label(c, s));
+	}
+}
+
 static void columns(xmlNodePtr table, const struct vp_comparison *c)
 {
 	xmlNodePtr tr = vp_h_el(vp_h_el(table, "thead", NULL), "tr", NULL);
 	size_t k = vp_hm_nsides(c);
-	char t[600], col[64];
+	char t[600], col[64], note[160];
 
 	head(tr, "#", NULL, 1, "rank in this comparison");
 	/* the first click on # restores the ranked order */
@@ -70,24 +92,99 @@ static void columns(xmlNodePtr table, const struct vp_comparison *c)
 	head(tr, "Object", "dso", 0, NULL);
 	head(tr, "Dom.", "domain", 0, "domain: . user, k kernel, u guest user, g guest kernel, H hypervisor");
 	for (size_t s = 0; s < k; s++) {
-		/* CSV columns are named host_* and guest_* whatever the labels */
-		const char *pre = s ? "guest" : "host";
-		snprintf(t, sizeof(t), "%s samples", vp_hm_label(c, s));
-		snprintf(col, sizeof(col), "%s_samples", pre);
-		head(tr, t, col, 1, NULL);
-		snprintf(t, sizeof(t), "%s %s", vp_hm_label(c, s), "period");
-		snprintf(col, sizeof(col), "%s_period", pre);
-		head(tr, t, col, 1, NULL);
-		snprintf(t, sizeof(t), "%s share", vp_hm_label(c, s));
-		snprintf(col, sizeof(col), "%s_share", pre);
-		head(tr, t, col, 1, "share of the side's event total");
+		static const char *const what[] = { "samples", "period", "share" };
+		for (size_t w = 0; w < 3; w++) {
+			snprintf(t, sizeof(t), "%s %s", vp_hm_label(c, s), what[w]);
+			snprintf(col, sizeof(col), "%s_%s", prefix(c, s), what[w]);
+			side_head(tr, c, s, t, col, 1, w == 2 ? "mean of the runs' shares of the event total"
+				  : vp_hm_runs(c, s) > 1 ? "sum over the side's runs" : NULL);
+		}
 	}
+	snprintf(note, sizeof(note), "%.0f%% confidence interval in brackets", 100 * (1 - vp_hm_alpha(c)));
 	for (size_t s = 1; s < k; s++) {
 		snprintf(t, sizeof(t), "%s / %s", vp_hm_label(c, s), vp_hm_label(c, 0));
-		head(tr, t, "ratio", 1, "ratio of the values");
-		head(tr, "\u0394 share (pp)", "delta", 1, "difference of the shares, percentage points");
-		head(tr, "Finding", NULL, 0, "beyond or within sampling noise");
+		side_head(tr, c, s, t, "ratio", 1, note);
+		side_head(tr, c, s, "\u0394 share (pp)", "delta", 1, note);
+		side_head(tr, c, s, "q", "q_value", 1, "Benjamini-Hochberg q across the event's rows");
+		side_head(tr, c, s, "Finding", "significant", 1, "significant (q below alpha) or within noise");
 	}
+}
+
+/* An interval for people: "[1.44, 1.61]", an unbounded end as "∞". */
+static void interval(char *buf, size_t size, double lo, double hi, const char *fmt)
+{
+	char a[32], b[32];
+
+	snprintf(a, sizeof(a), fmt, lo);
+	if (isinf(hi))
+		snprintf(b, sizeof(b), "\u221e");
+	else
+		snprintf(b, sizeof(b), fmt, hi);
+	snprintf(buf, size, " [%s, %s]", a, b);
+}
+
+/* A statistic exactly as compare's CSV writes it ("inf" when unbounded). */
+static void stat_attr(xmlNodePtr td, const char *name, const struct vp_stat_result *st, double v)
+{
+	if (st)
+		vp_h_attrf(td, name, "%.12g", v);
+	else
+		vp_h_attr(td, name, "");
+}
+
+/* Side s against the baseline: ratio, delta (each with its interval), q and
+ * the finding. Without statistics (no runs to judge) the finding falls back
+ * to the sampling-noise test of the two sample counts. */
+static void judged(xmlNodePtr tr, const struct vp_comparison *c, const struct vp_cmp_event *e,
+		   const struct vp_cmp_row *r, size_t s)
+{
+	const struct vp_stat_result *st = vp_hm_stat(e, r, s);
+	double x, dpp = vp_hm_delta_pp(c, e, r, s);
+	int noise = st ? !st->significant : vp_hm_noise(c, e, r, s);
+	const char *cls = noise ? "num noise" : "num";
+	char b[96], shown[160], ci[96] = "";
+	xmlNodePtr td;
+
+	x = vp_hm_ratio(c, e, r, s, b, sizeof(b));
+	vp_hm_ratio_text(c, e, r, s, shown, sizeof(shown));
+	if (st && !isnan(st->ratio))
+		interval(ci, sizeof(ci), st->ratio_lo, st->ratio_hi, "%.3g");
+	td = vp_h_text(tr, "td", cls, shown);
+	vp_h_attr(td, "data-v", b);
+	if (*ci)
+		vp_h_text(td, "span", "ci", ci);
+	/* a number for sorting: one-sided rows at the ends, none last */
+	if (isinf(x))
+		vp_h_attr(td, "data-s", "Infinity");
+	else if (isnan(x))
+		vp_h_attr(td, "data-s", "NaN");
+	else if (strcmp(b, "") && x == 0)
+		vp_h_attr(td, "data-s", "0");
+	stat_attr(td, "data-low", st, st ? st->ratio_lo : 0);
+	stat_attr(td, "data-high", st, st ? st->ratio_hi : 0);
+
+	snprintf(b, sizeof(b), "%.6f", dpp);
+	snprintf(shown, sizeof(shown), "%+.2f", fabs(dpp) < 0.005 ? 0.0 : dpp);
+	td = vp_h_text(tr, "td", cls, shown);
+	vp_h_attr(td, "data-v", b);
+	if (st) {
+		interval(ci, sizeof(ci), st->delta_lo, st->delta_hi, "%+.2f");
+		vp_h_text(td, "span", "ci", ci);
+	}
+	stat_attr(td, "data-low", st, st ? st->delta_lo : 0);
+	stat_attr(td, "data-high", st, st ? st->delta_hi : 0);
+
+	if (st)
+		snprintf(shown, sizeof(shown), st->q < 0.001 ? "<0.001" : "%.3f", st->q);
+	td = vp_h_text(tr, "td", cls, st ? shown : "\u2013");
+	stat_attr(td, "data-v", st, st ? st->q : 0);
+	stat_attr(td, "data-p", st, st ? st->p : 0);
+
+	td = vp_h_text(tr, "td", noise ? "finding noise" : "finding",
+		       noise ? "within noise" : "\u2731 differs");
+	vp_h_attr(td, "data-v", st ? (st->significant ? "1" : "0") : "");
+	if (!st)
+		vp_h_attr(td, "data-s", noise ? "0" : "1");
 }
 
 static void row(xmlNodePtr tbody, const struct vp_comparison *c, const struct vp_cmp_event *e,
@@ -126,27 +223,44 @@ static void row(xmlNodePtr tbody, const struct vp_comparison *c, const struct vp
 		snprintf(shown, sizeof(shown), "%.2f%%", 100 * share);
 		num_cell(tr, b, shown);
 	}
-	for (size_t s = 1; s < k; s++) {
-		double x = vp_hm_ratio(c, e, r, s, b, sizeof(b)), dpp = vp_hm_delta_pp(c, e, r, s);
-		int noise = vp_hm_noise(c, e, r, s);
-		xmlNodePtr td;
+	for (size_t s = 1; s < k; s++)
+		judged(tr, c, e, r, s);
+}
 
-		vp_hm_ratio_text(c, e, r, s, shown, sizeof(shown));
-		td = num_cell(tr, b, shown);
-		/* a number for sorting: one-sided rows at the ends, none last */
-		if (isinf(x))
-			vp_h_attr(td, "data-s", "Infinity");
-		else if (isnan(x))
-			vp_h_attr(td, "data-s", "NaN");
-		else if (strcmp(b, "") && x == 0)
-			vp_h_attr(td, "data-s", "0");
-		snprintf(b, sizeof(b), "%.6f", dpp);
-		snprintf(shown, sizeof(shown), "%+.2f", dpp);
-		num_cell(tr, b, fabs(dpp) < 0.005 ? "0.00" : shown);
-		td = vp_h_text(tr, "td", noise ? "finding noise" : "finding", noise ? "within noise" : "differs");
-		if (noise)
-			vp_h_attr(tr, "class", "noise");
+/* How the rows were judged: the basis of the intervals, alpha, how many
+ * rows differ, and the noise floor of the baseline's A/A split. */
+static void judgement(xmlNodePtr sec, const struct vp_comparison *c, const struct vp_cmp_event *e)
+{
+	xmlNodePtr p = vp_h_el(sec, "p", "judged");
+
+	for (size_t s = 1; s < vp_hm_nsides(c); s++) {
+		const struct vp_stat_result *st = NULL;
+		size_t sig = 0;
+		for (size_t i = 0; i < e->total_rows; i++) {
+			const struct vp_stat_result *x = vp_hm_stat(e, &e->rows[i], s);
+			if (x) {
+				st = st ? st : x;
+				sig += x->significant != 0;
+			}
+		}
+		if (!st) {
+			size_t differ = 0;
+			for (size_t i = 0; i < e->total_rows; i++)
+				differ += !vp_hm_noise(c, e, &e->rows[i], s);
+			vp_h_addf(p, "%s against %s: %zu of %zu functions differ by more than twice the "
+				  "sampling error of their sample counts (no runs to judge). ",
+				  vp_hm_label(c, s), vp_hm_label(c, 0), differ, e->total_rows);
+			continue;
+		}
+		vp_h_addf(p, "%s against %s: %zu of %zu functions differ significantly (q < %g); "
+			  "intervals at %.0f%% from %s. ", vp_hm_label(c, s), vp_hm_label(c, 0), sig,
+			  e->total_rows, vp_hm_alpha(c), 100 * (1 - vp_hm_alpha(c)),
+			  st->basis == VP_STAT_RUNS ? "the spread between runs"
+			  : "sampling noise alone (one run: run-to-run variation is not measured)");
 	}
+	if (vp_hm_noise_floor(e) >= 0)
+		vp_h_addf(p, "Noise floor: %ld functions differ when %s's runs are split in two halves "
+			  "and compared (A/A).", vp_hm_noise_floor(e), vp_hm_label(c, 0));
 }
 
 void vp_html_table(xmlNodePtr sec, const struct vp_comparison *c, const struct vp_cmp_event *e,
@@ -157,6 +271,7 @@ void vp_html_table(xmlNodePtr sec, const struct vp_comparison *c, const struct v
 
 	snprintf(tid, sizeof(tid), "t%zu", idx);
 	vp_h_textf(sec, "h3", NULL, "Every function (%zu)", e->total_rows);
+	judgement(sec, c, e);
 	tools = vp_h_el(sec, "div", "tools");
 	snprintf(id, sizeof(id), "f%zu", idx);
 	vp_h_attr(vp_h_text(tools, "label", NULL, "Filter by name"), "for", id);
@@ -188,7 +303,8 @@ void vp_html_table(xmlNodePtr sec, const struct vp_comparison *c, const struct v
 	vp_h_howto(sec, "each row is one function (symbol, object, domain as perf prints it) with each "
 		   "side's samples, period and share of that side's total; the ratio divides the "
 		   "compared values (side over baseline, 'only host' or 'only guest' when one side "
-		   "never saw it); \u0394 share is the difference of shares in percentage points. "
-		   "'within noise' marks a difference smaller than twice the sampling error of the "
-		   "two sample counts: not a finding.");
+		   "never saw it); \u0394 share is the difference of shares in percentage points; "
+		   "brackets hold their confidence intervals, q the false-discovery-adjusted p "
+		   "value. '\u2731 differs' marks a significant difference; 'within noise' one "
+		   "that is not a finding (the line above says how the rows were judged).");
 }
