@@ -53,8 +53,6 @@ double vp_hm_share(const struct vp_comparison *c, const struct vp_cmp_event *e,
  * percentage points. */
 double vp_hm_ratio(const struct vp_comparison *c, const struct vp_cmp_event *e,
 		   const struct vp_cmp_row *r, size_t side, char *csv, size_t size);
-void vp_hm_ratio_text(const struct vp_comparison *c, const struct vp_cmp_event *e,
-		      const struct vp_cmp_row *r, size_t side, char *buf, size_t size);
 double vp_hm_delta_pp(const struct vp_comparison *c, const struct vp_cmp_event *e,
 		      const struct vp_cmp_row *r, size_t side);
 /* 1 when side s's shares differ from the baseline's by less than twice the

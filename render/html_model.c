@@ -85,14 +85,6 @@ double vp_hm_ratio(const struct vp_comparison *c, const struct vp_cmp_event *e,
 	}
 }
 
-void vp_hm_ratio_text(const struct vp_comparison *c, const struct vp_cmp_event *e,
-		      const struct vp_cmp_row *r, size_t side, char *buf, size_t size)
-{
-	(void)e;
-	(void)side;
-	vp_format_ratio(r, c->value, buf, size);
-}
-
 double vp_hm_delta_pp(const struct vp_comparison *c, const struct vp_cmp_event *e,
 		      const struct vp_cmp_row *r, size_t side)
 {

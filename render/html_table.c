@@ -145,8 +145,12 @@ static void judged(xmlNodePtr tr, const struct vp_comparison *c, const struct vp
 	char b[96], shown[160], ci[96] = "";
 	xmlNodePtr td;
 
+	/* three digits, as the interval; "only host" and the like as the CSV says */
 	x = vp_hm_ratio(c, e, r, s, b, sizeof(b));
-	vp_hm_ratio_text(c, e, r, s, shown, sizeof(shown));
+	if (isfinite(x) && x > 0)
+		snprintf(shown, sizeof(shown), "%.3g\u00d7", x);
+	else
+		snprintf(shown, sizeof(shown), "%s", *b ? b : "\u2013");
 	if (st && !isnan(st->ratio))
 		interval(ci, sizeof(ci), st->ratio_lo, st->ratio_hi, "%.3g");
 	td = vp_h_text(tr, "td", cls, shown);
