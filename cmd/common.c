@@ -28,8 +28,81 @@ void vp_cmp_args_init(struct vp_cmp_args *a)
 	vp_load_opts_init(&a->lo);
 }
 
+int vp_load_opt(const struct vp_cmd_info *info, int id, const char *arg, struct vp_load_opts *lo)
+{
+	struct vp_error err = { 0 };
+	const char *name;
+	int r;
+
+	switch (id) {
+	case OPT_LOAD_PID:
+		name = "--pid";
+		r = vp_filter_add_pids(&lo->filter, arg, &err);
+		break;
+	case OPT_LOAD_TID:
+		name = "--tid";
+		r = vp_filter_add_tids(&lo->filter, arg, &err);
+		break;
+	case OPT_LOAD_COMM:
+		name = "--comm";
+		r = vp_filter_add_comms(&lo->filter, arg, &err);
+		break;
+	case OPT_LOAD_TIME:
+		name = "--time";
+		if (strchr(arg, ':'))
+			return vp_usage_error(info, "--time: '%s': ':' separates the times of the sides "
+					      "of a comparison", arg);
+		r = vp_time_filter_parse(&lo->filter.time, arg, &err);
+		break;
+	default:
+		return 0;
+	}
+	return r < 0 ? vp_usage_error(info, "%s: %s", name, err.msg) : 1;
+}
+
+static void free_side_times(struct vp_cmp_args *a)
+{
+	for (size_t i = 0; i < a->nside_time; i++)
+		vp_time_filter_free(&a->side_time[i]);
+	free(a->side_time);
+	a->side_time = NULL;
+	a->nside_time = 0;
+}
+
+/* --time A:B (perf diff's syntax): A for the first input, B for the second. */
+static int side_times(const struct vp_cmd_info *info, const char *arg, struct vp_cmp_args *a)
+{
+	struct vp_error err = { 0 };
+	char part[4096];
+
+	free_side_times(a);
+	vp_time_filter_free(&a->lo.filter.time);
+	for (const char *p = arg;;) {
+		size_t len = strcspn(p, ":");
+		struct vp_time_filter *v = realloc(a->side_time, (a->nside_time + 1) * sizeof(*v));
+		if (!v)
+			return vp_usage_error(info, "out of memory");
+		a->side_time = v;
+		memset(&v[a->nside_time], 0, sizeof(*v));
+		if (len >= sizeof(part))
+			return vp_usage_error(info, "--time: a time longer than %zu bytes", sizeof(part));
+		snprintf(part, sizeof(part), "%.*s", (int)len, p);
+		/* an empty part keeps that side whole */
+		if (len && vp_time_filter_parse(&v[a->nside_time], part, &err) < 0)
+			return vp_usage_error(info, "--time: %s", err.msg);
+		a->nside_time++;
+		if (!p[len])
+			return 1;
+		p += len + 1;
+	}
+}
+
 int vp_cmp_args_opt(const struct vp_cmd_info *info, int id, const char *arg, struct vp_cmp_args *a)
 {
+	if (id == OPT_LOAD_TIME && strchr(arg, ':'))
+		return side_times(info, arg, a);
+	if (id == OPT_LOAD_TIME)
+		free_side_times(a);
 	switch (id) {
 	case 'k':
 		if (vp_key_parse(arg, &a->co.key) < 0 || !(a->co.key & VP_KEY_SYM) ||
@@ -58,6 +131,17 @@ int vp_cmp_args_opt(const struct vp_cmd_info *info, int id, const char *arg, str
 		a->have_labels = 1;
 		return 1;
 	}
+	return vp_load_opt(info, id, arg, &a->lo);
+}
+
+int vp_cmp_args_check(const struct vp_cmd_info *info, const struct vp_cmp_args *a, size_t ninputs)
+{
+	if (ninputs < 2 && (vp_filter_active(&a->lo.filter) || a->nside_time))
+		return vp_usage_error(info, "--pid, --tid, --comm and --time filter the samples of "
+				      "HOST GUEST inputs; a saved comparison has none");
+	if (a->nside_time && a->nside_time != ninputs)
+		return vp_usage_error(info, "--time gives %zu times separated by ':' for %zu inputs",
+				      a->nside_time, ninputs);
 	return 0;
 }
 
@@ -70,6 +154,8 @@ int vp_cmp_args_build(struct vp_cmp_args *a, const char *host, const char *guest
 	a->lo.events = a->events;
 	sides[0] = (struct vp_side_spec){ host, a->lo };
 	sides[1] = (struct vp_side_spec){ guest, a->lo };
+	for (size_t i = 0; i < a->nside_time && i < 2; i++)
+		sides[i].lo.filter.time = a->side_time[i];
 	if (a->g_kallsyms)
 		sides[1].lo.kallsyms = a->g_kallsyms;
 	if (a->g_symfs)
@@ -79,6 +165,8 @@ int vp_cmp_args_build(struct vp_cmp_args *a, const char *host, const char *guest
 
 void vp_cmp_args_free(struct vp_cmp_args *a)
 {
+	free_side_times(a);
+	vp_filter_free(&a->lo.filter);
 	vp_free_names(a->events, a->nevents);
 	a->events = NULL;
 	a->nevents = 0;

@@ -21,11 +21,25 @@
 	VP_OPT_STRING("guest-kallsyms", 0, "FILE", "guest kernel symbols, for [g] samples",    \
 		      type, field.guest_kallsyms),                                          \
 	VP_OPT_STRING("guest-modules", 0, "FILE", "guest /proc/modules, for guest module samples", \
-		      type, field.guest_modules)
+		      type, field.guest_modules),                                           \
+	{ "pid", 0, "PID[,PID...]", "only samples of these processes (as perf report's)",      \
+	  OPT_LOAD_PID },                                                                     \
+	{ "tid", 0, "TID[,TID...]", "only samples of these threads (as perf report's)",        \
+	  OPT_LOAD_TID },                                                                     \
+	{ "comm", 0, "NAME[,NAME...]", "only samples of threads of these command names (as "   \
+	  "perf report's comms)", OPT_LOAD_COMM },                                            \
+	{ "time", 0, "START,END", "only samples in this time range, in seconds or percent of " \
+	  "the recording (as perf report's)", OPT_LOAD_TIME }
+/* 1 when id is one of VP_LOAD_OPTIONS' filters (stored in lo), 0 when not,
+ * or a negative value after a usage error. */
+int vp_load_opt(const struct vp_cmd_info *info, int id, const char *arg, struct vp_load_opts *lo);
 
 /* Shared ids: the CSV formula-injection guard (on by default, --no-csv-safe
  * off), and what shapes a comparison (below). */
-enum { OPT_CSV_SAFE = VP_OPT_SHARED, OPT_CSV_UNSAFE, OPT_CMP_VALUE, OPT_CMP_LABELS };
+enum {
+	OPT_CSV_SAFE = VP_OPT_SHARED, OPT_CSV_UNSAFE, OPT_CMP_VALUE, OPT_CMP_LABELS,
+	OPT_LOAD_PID, OPT_LOAD_TID, OPT_LOAD_COMM, OPT_LOAD_TIME,
+};
 #define VP_CSV_SAFE_OPTIONS                                                                 \
 	{ "csv-safe", 0, NULL, "prefix ' to CSV cells starting with = + - @ (the default)",      \
 	  OPT_CSV_SAFE },                                                                     \
@@ -40,6 +54,8 @@ int vp_csv_safe_opt(int id, int *safe);
 struct vp_cmp_args {
 	struct vp_compare_opts co;
 	struct vp_load_opts lo;			/* both sides */
+	struct vp_time_filter *side_time;	/* --time A:B, one per side (perf diff) */
+	size_t nside_time;
 	const char *g_kallsyms, *g_symfs;	/* the guest input's own symbol sources */
 	const char **events;
 	size_t nevents;
@@ -65,6 +81,9 @@ void vp_cmp_args_init(struct vp_cmp_args *a);
 /* 1 when id is one of VP_COMPARE_OPTIONS (stored in a), 0 when not, or a
  * negative value after a usage error. */
 int vp_cmp_args_opt(const struct vp_cmd_info *info, int id, const char *arg, struct vp_cmp_args *a);
+/* After the operands are counted: the filters need HOST GUEST inputs, and
+ * --time A:B one time per input. 0, or a negative value after a usage error. */
+int vp_cmp_args_check(const struct vp_cmd_info *info, const struct vp_cmp_args *a, size_t ninputs);
 /* The comparison of HOST and GUEST with these options (vp_comparison_build). */
 int vp_cmp_args_build(struct vp_cmp_args *a, const char *host, const char *guest,
 		      struct vp_comparison **out, struct vp_error *err);

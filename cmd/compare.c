@@ -83,14 +83,14 @@ int cmd_compare(int argc, char **argv)
 
 	vp_cmp_args_init(&a.cmp);
 	i = vp_opts_parse(&info, argc, argv, on_opt, &a);
-	if (i == VP_OPTS_HELP)
-		return 0;
-	if (i < 0)
-		return 2;
-	if (argc - i != 2) {
+	if (i < 0) {
+		vp_cmp_args_free(&a.cmp);
+		return i == VP_OPTS_HELP ? 0 : 2;
+	}
+	if (argc - i != 2 || vp_cmp_args_check(&info, &a.cmp, 2) < 0) {
 		if (argc - i < 2)
 			vp_usage_error(&info, "give two inputs, HOST and GUEST");
-		else
+		else if (argc - i > 2)
 			vp_usage_error(&info, "unexpected argument '%s'", argv[i + 2]);
 		vp_cmp_args_free(&a.cmp);
 		return 2;

@@ -64,7 +64,10 @@ static const struct vp_cmd_info info = {
 static int on_opt(int id, const char *arg, void *ctx)
 {
 	struct convert_args *a = ctx;
+	int r;
 
+	if ((r = vp_load_opt(&info, id, arg, &a->lo)) != 0)
+		return r < 0 ? r : 0;
 	switch (id) {
 	case OPT_VALUE:
 		if (vp_parse_value(arg, &a->fo.value) < 0)
@@ -201,25 +204,31 @@ static int pprof(struct convert_args *a, const char *in)
 int cmd_convert(int argc, char **argv)
 {
 	struct convert_args a = { 0 };
-	int i;
+	int i, status = 2;
 
 	vp_out_opts_init(&a.oo);
 	vp_folded_opts_init(&a.fo);
 	vp_load_opts_init(&a.lo);
 	i = vp_opts_parse(&info, argc, argv, on_opt, &a);
-	if (i == VP_OPTS_HELP)
-		return 0;
-	if (i < 0)
-		return 2;
-	if (i < argc && !strcmp(argv[i], "perf-report") && argc - i == 2)
-		return perf_report(&a, argv[i + 1]);
-	if (i < argc && !strcmp(argv[i], "split") && argc - i == 3)
-		return split(&a, argv[i + 1], argv[i + 2]);
-	if (i < argc && !strcmp(argv[i], "folded") && argc - i == 2)
-		return folded(&a, argv[i + 1]);
-	if (i < argc && !strcmp(argv[i], "pprof") && argc - i == 2)
-		return pprof(&a, argv[i + 1]);
-	vp_usage_error(&info, i < argc ? "unknown conversion or wrong arguments: '%s'" : "which conversion? (perf-report, split, folded or pprof)",
-		       i < argc ? argv[i] : "");
-	return 2;
+	if (i < 0) {
+		status = i == VP_OPTS_HELP ? 0 : 2;
+	} else if (i < argc && strcmp(argv[i], "folded") && strcmp(argv[i], "pprof") &&
+		   vp_filter_active(&a.lo.filter)) {
+		vp_usage_error(&info, "--pid, --tid, --comm and --time filter the samples of "
+			       "perf.data: they apply to 'convert folded' and 'convert pprof'");
+	} else if (i < argc && !strcmp(argv[i], "perf-report") && argc - i == 2) {
+		status = perf_report(&a, argv[i + 1]);
+	} else if (i < argc && !strcmp(argv[i], "split") && argc - i == 3) {
+		status = split(&a, argv[i + 1], argv[i + 2]);
+	} else if (i < argc && !strcmp(argv[i], "folded") && argc - i == 2) {
+		status = folded(&a, argv[i + 1]);
+	} else if (i < argc && !strcmp(argv[i], "pprof") && argc - i == 2) {
+		status = pprof(&a, argv[i + 1]);
+	} else {
+		vp_usage_error(&info, i < argc ? "unknown conversion or wrong arguments: '%s'"
+					       : "which conversion? (perf-report, split, folded or pprof)",
+			       i < argc ? argv[i] : "");
+	}
+	vp_filter_free(&a.lo.filter);
+	return status;
 }

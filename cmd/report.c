@@ -66,7 +66,10 @@ static int on_opt(int id, const char *arg, void *ctx)
 {
 	struct report_args *a = ctx;
 	unsigned key;
+	int r;
 
+	if ((r = vp_load_opt(&info, id, arg, &a->load)) != 0)
+		return r < 0 ? r : 0;
 	switch (id) {
 	case 's':
 		if (vp_key_parse(arg, &key) < 0)
@@ -106,14 +109,17 @@ int cmd_report(int argc, char **argv)
 
 	vp_load_opts_init(&a.load);
 	i = vp_opts_parse(&info, argc, argv, on_opt, &a);
-	if (i == VP_OPTS_HELP)
-		return 0;
-	if (i < 0)
-		return 2;
+	if (i == VP_OPTS_HELP || i < 0) {
+		status = i == VP_OPTS_HELP ? 0 : 2;
+		goto out;
+	}
 	if (i < argc)
 		a.input = argv[i++];
-	if (i < argc)
-		return vp_usage_error(&info, "unexpected argument '%s'", argv[i]), 2;
+	if (i < argc) {
+		vp_usage_error(&info, "unexpected argument '%s'", argv[i]);
+		status = 2;
+		goto out;
+	}
 
 	if (a.header) {
 		status = vp_perfdata_write_header(stdout, a.input, &err) < 0 ? vp_cmd_fail("report", &err) : 0;
@@ -152,5 +158,6 @@ int cmd_report(int argc, char **argv)
 out:
 	vp_profile_free(prof);
 	vp_free_names(a.events, a.nevents);
+	vp_filter_free(&a.load.filter);
 	return status;
 }

@@ -168,6 +168,13 @@ int vp_load_profile(const char *path, const struct vp_load_opts *lo, struct vp_p
 	if (k == VP_IN_CMP_XML || k == VP_IN_CMP_CSV)
 		return vp_errorf(err, -EINVAL, "'%s': a saved comparison, not one side's table (give "
 				 "it to 'vmprof chart')", path);
+	/* a table holds sums: no sample has a thread or a time left to test (a
+	 * pprof profile's samples are summed per stack and carry no time) */
+	if (lo && vp_filter_active(&lo->filter))
+		return vp_errorf(err, -EINVAL, "'%s': %s has no samples to filter: --pid, --tid, "
+				 "--comm and --time need a perf.data file", path,
+				 k == VP_IN_CSV ? "a CSV table" : k == VP_IN_XML ? "an XML table"
+				 : k == VP_IN_PPROF ? "a pprof profile" : "perf report's text");
 	if ((r = slurp(path, &data, &len, err)) < 0)
 		return r;
 	if (k == VP_IN_CSV)

@@ -5,6 +5,8 @@ Usage: cmp_oracle.py HOST_PERF GUEST_PERF VMPROF_CSV
 
 HOST_PERF, GUEST_PERF: `perf report --stdio --no-children -g none --sort sym
 -n --show-total-period -t $'\\x1f'` of the two recordings.
+More sort keys in front of sym (--sort comm,sym, so that perf's per-row
+--comms filter holds for every sample) are summed over.
 VMPROF_CSV: `vmprof compare --top 0 --format csv HOST GUEST` of the same files.
 
 The join key is the symbol as perf prints it; rows perf prints for an
@@ -27,16 +29,16 @@ def perf_side(path):
     event = None
     for line in open(path, encoding="utf-8", errors="replace"):
         line = line.rstrip("\n")
-        m = re.match(r"^# Samples: \S+\s+of event '(.*)'$", line)
+        m = re.match(r"^# Samples: \S+\s+of event '(.*?)'(?: \(time slices: .*\))?$", line)
         if m:
             event = m.group(1)
             continue
         if not line or line.startswith("#"):
             continue
         f = line.split("\x1f")
-        if len(f) != 4:
+        if len(f) < 4:
             sys.exit(f"{path}: cannot parse perf line: {line!r}")
-        samples, period, sym = int(f[1]), int(f[2]), f[3].strip()
+        samples, period, sym = int(f[1]), int(f[2]), f[-1].strip()
         m = re.match(r"^\[(.)\] (.*)$", sym)
         if not m:
             sys.exit(f"{path}: no domain in {sym!r}")

@@ -2,6 +2,7 @@
 """Compare vmprof report's per-symbol sample counts with perf report's.
 
 Usage: perf_agree.py PERF_OUT VMPROF_OUT [--dso-only-kernel] [--fold-dso=DSO...]
+                     [--extra-keys] [--totals]
 
 PERF_OUT: `perf report --stdio --no-children -g none --sort dso,sym -n -t $'\\x1f'`.
 VMPROF_OUT: `vmprof report` table output with its default dso,sym columns.
@@ -18,6 +19,15 @@ names) by the sum of vmprof's rows for them. With
 recorded on another kernel than the one running). With --fold-dso=DSO, the
 rows of that object are compared by their sum (perf sometimes leaves a
 process's [vdso] samples as addresses that vmprof names).
+With --extra-keys, perf was run with more sort keys in front of dso,sym
+(e.g. --sort pid,comm,dso,sym, so that its --pid/--tid/--comms filters, which
+perf decides per row, hold for every sample; perf hides a column that a
+filter leaves one value in): perf's rows are summed over those keys, and both
+sides are compared per (dso, symbol) sum. With --totals,
+each event's totals must agree too: perf's "Event count" (the kept period
+under --percentage relative) with vmprof's Period, and perf's "Samples" with
+vmprof's when perf prints it exactly (below 1000); an event perf leaves out
+must have kept nothing in vmprof.
 """
 import re
 import sys
@@ -44,19 +54,29 @@ def fold(rows, kernel_dso_only, fold_dsos=()):
     return {k: sorted(v) for k, v in keyed.items()}
 
 
-def parse_perf(path):
+def parse_perf(path, extra=0, totals=None):
     rows, event = [], None
     for line in open(path, encoding="utf-8", errors="replace"):
         line = line.rstrip("\n")
-        m = re.match(r"^# Samples: \S+\s+of event '(.*)'$", line)
+        # --time with percents: "... of event 'cpu-clock' (time slices: 10%/2)"
+        m = re.match(r"^# Samples: (\S+)\s+of event '(.*?)'(?: \(time slices: .*\))?$", line)
         if m:
-            event = m.group(1)
+            event = m.group(2)
+            if totals is not None:
+                totals.setdefault(event, {})
+                if m.group(1).isdigit():
+                    totals[event]["samples"] = int(m.group(1))
+            continue
+        m = re.match(r"^# Event count \(approx\.\): (\d+)$", line)
+        if m and totals is not None:
+            totals[event]["period"] = int(m.group(1))
             continue
         if not line or line.startswith("#"):
             continue
         f = line.split("\x1f")
-        if len(f) != 4:
+        if len(f) != 4 and not (extra and len(f) > 4):
             raise SystemExit(f"{path}: cannot parse perf line: {line!r}")
+        f = f[:2] + f[-2:]
         samples, dso, sym = int(f[1].strip()), f[2].strip(), f[3].strip()
         m = re.match(r"^\[(.)\] (.*)$", sym)
         if not m:
@@ -65,7 +85,7 @@ def parse_perf(path):
     return rows
 
 
-def parse_vmprof(path):
+def parse_vmprof(path, totals=None):
     rows, event = [], None
     row = re.compile(r"^\s+[\d.]+%\s+(\d+)\s+(\d+)\s+(.+?)\s+\[(.)\] (.*?)\s*$")
     for line in open(path, encoding="utf-8", errors="replace"):
@@ -73,6 +93,10 @@ def parse_vmprof(path):
         m = re.match(r"^# Event '(.*)'$", line)
         if m:
             event = m.group(1)
+            continue
+        m = re.match(r"^# Samples: (\d+)  Period: (\d+)", line)
+        if m and totals is not None:
+            totals[event] = {"samples": int(m.group(1)), "period": int(m.group(2))}
             continue
         if not line or line.startswith("#"):
             continue
@@ -86,12 +110,26 @@ def parse_vmprof(path):
 def main():
     kernel_dso_only = "--dso-only-kernel" in sys.argv
     fold_dsos = [a[len("--fold-dso="):] for a in sys.argv[1:] if a.startswith("--fold-dso=")]
+    extra = "--extra-keys" in sys.argv
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    perf = fold(parse_perf(args[0]), kernel_dso_only, fold_dsos)
-    ours = fold(parse_vmprof(args[1]), kernel_dso_only, fold_dsos)
+    ptot, otot = ({}, {}) if "--totals" in sys.argv else (None, None)
+    perf = fold(parse_perf(args[0], extra, ptot), kernel_dso_only, fold_dsos)
+    ours = fold(parse_vmprof(args[1], otot), kernel_dso_only, fold_dsos)
+    if extra:
+        # one row per thread or comm in perf: compare the sums per symbol
+        perf = {k: [sum(v)] for k, v in perf.items()}
+        ours = {k: [sum(v)] for k, v in ours.items()}
     if not perf:
         raise SystemExit("perf printed no rows: nothing was compared")
     bad = 0
+    for ev in sorted(set(ptot or {}) | set(otot or {})):
+        p, o = ptot.get(ev), otot.get(ev)
+        if p is None and o == {"samples": 0, "period": 0}:
+            continue	# perf prints no event that kept no sample
+        p = p or {}
+        if o is None or any(p[k] != o[k] for k in p) or "period" not in p:
+            bad += 1
+            print(f"totals of {ev!r}: perf {p} vmprof {o}")
     for key in sorted(set(perf) | set(ours)):
         p, o = perf.get(key), ours.get(key)
         # Two functions of one name in one object (static copies, kernel

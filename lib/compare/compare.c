@@ -111,7 +111,8 @@ static int join_event(struct vp_comparison *c, struct vp_cmp_event *e, const str
 		free(v);
 		return -ENOMEM;
 	}
-	qsort_r(v, n, sizeof(*v), entry_cmp, &key);
+	if (n > 1)	/* v is NULL when neither side kept a sample (filters) */
+		qsort_r(v, n, sizeof(*v), entry_cmp, &key);
 	e->rows = calloc(n ? n : 1, sizeof(*e->rows));
 	if (!e->rows) {
 		free(v);

@@ -136,6 +136,10 @@ void vp_perfdata_meta(const struct vp_perfdata *pd, struct vp_profile_meta *m,
 const struct vp_perfdata_stats *vp_perfdata_stats(const struct vp_perfdata *pd);
 /* First and last sample time from HEADER_SAMPLE_TIME (ns), 0 when unknown. */
 void vp_perfdata_sample_time(const struct vp_perfdata *pd, uint64_t *first, uint64_t *last);
+/* The same read from the samples of a file (one more open and unordered
+ * pass), for files without the header, as perf record computes it. */
+int vp_perfdata_scan_sample_time(const char *path, uint64_t *first, uint64_t *last,
+				 struct vp_error *err);
 
 /* One pass over the data records. May be called once per open. */
 int vp_perfdata_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,

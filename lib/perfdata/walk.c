@@ -265,3 +265,36 @@ int vp_perfdata_walk(struct vp_perfdata *pd, const struct vp_perf_tool *tool, vo
 {
 	return vp_pd_walk(pd, tool, ctx, NULL, err);
 }
+
+struct span {
+	uint64_t first, last;
+};
+
+static int span_sample(void *ctx, const struct vp_sample *s)
+{
+	struct span *sp = ctx;
+
+	if (s->time && (!sp->first || s->time < sp->first))
+		sp->first = s->time;
+	if (s->time > sp->last)
+		sp->last = s->time;
+	return 0;
+}
+
+int vp_perfdata_scan_sample_time(const char *path, uint64_t *first, uint64_t *last,
+				 struct vp_error *err)
+{
+	struct vp_perf_tool tool = { .sample = span_sample, .unordered = 1 };
+	struct vp_perfdata *pd;
+	struct span sp = { 0 };
+	int r;
+
+	*first = *last = 0;
+	if ((r = vp_perfdata_open(path, &pd, err)) < 0)
+		return r;
+	r = vp_perfdata_walk(pd, &tool, &sp, err);
+	vp_perfdata_close(pd);
+	*first = sp.first;
+	*last = sp.last;
+	return r;
+}

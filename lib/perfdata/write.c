@@ -315,6 +315,8 @@ int vp_pdw_finish(struct vp_pdw *w, const struct vp_pdw_features *f, struct vp_e
 	if (f->argc)
 		bits[nbits++] = VP_FEAT_CMDLINE;
 	bits[nbits++] = VP_FEAT_EVENT_DESC;
+	if (f->last_sample_time)
+		bits[nbits++] = VP_FEAT_SAMPLE_TIME;
 	if (f->vmprof_meta)
 		bits[nbits++] = VP_FEAT_VMPROF_META;
 	if (f->vmprof_syms)
@@ -360,6 +362,10 @@ int vp_pdw_finish(struct vp_pdw *w, const struct vp_pdw_features *f, struct vp_e
 			}
 			break;
 		}
+		case VP_FEAT_SAMPLE_TIME:
+			put(w, &f->first_sample_time, 8);
+			put(w, &f->last_sample_time, 8);
+			break;
 		case VP_FEAT_VMPROF_META:
 			put(w, f->vmprof_meta, strlen(f->vmprof_meta) + 1);
 			break;

@@ -28,6 +28,7 @@ struct vp_pdw_features {
 	size_t build_ids_size;
 	const void *tracing_data;	/* HEADER_TRACING_DATA blob, needed with tracepoints */
 	size_t tracing_size;
+	uint64_t first_sample_time, last_sample_time;	/* HEADER_SAMPLE_TIME when last != 0 */
 };
 
 struct vp_pdw;

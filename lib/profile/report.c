@@ -67,6 +67,7 @@ struct loader {
 	struct pending pending;
 	int plain;		/* neither --caller nor a comm or pid key */
 	struct row_slot *rows;	/* ROW_CACHE_SIZE of them */
+	struct vp_filter_run filter;
 };
 
 /* The table of an evsel, made on first use (pipe streams add evsels late). */
@@ -250,7 +251,7 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	struct vp_resolved res;
 	struct vp_row row;
 
-	if (!t)
+	if (!t || !vp_filter_keep(&l->filter, l->sc.session, s))
 		return 0;
 	if ((s->misc & VP_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL && !l->o->caller &&
 	    !t->weight && !t->group && !(l->key & (VP_KEY_COMM | VP_KEY_PID)) &&
@@ -366,7 +367,8 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 		goto out;
 	}
 	so = (struct vp_session_opts){ o->symfs, o->kallsyms, o->guest_kallsyms, o->guest_modules };
-	if ((r = vp_session_new(l.pd, &so, l.prof->pool, &l.sc.session, err)) < 0)
+	if ((r = vp_session_new(l.pd, &so, l.prof->pool, &l.sc.session, err)) < 0 ||
+	    (r = vp_filter_start(&l.filter, &o->filter, l.pd, err)) < 0)
 		goto out;
 	if (o->weight || o->group_by) {
 		const void *tdata;
@@ -399,8 +401,10 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 		r = vp_errorf(err, -ENOMEM, "out of memory");
 		goto out;
 	}
+	/* A merged run of samples spans time: a time range may cut it. */
 	struct vp_perf_tool tool = {
-		.sample = on_sample, .lost = on_lost, .merge_repeats = l.plain && !l.td,
+		.sample = on_sample, .lost = on_lost,
+		.merge_repeats = l.plain && !l.td && !o->filter.time.n,
 	};
 	vp_session_tool(&tool);
 	tool.mmap = on_mmap;	/* set-aside kernel samples first */
@@ -409,12 +413,14 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	if (r < 0 || (r = pending_flush(&l)) < 0)
 		goto out;
 	warn_stats(path, vp_perfdata_stats(l.pd));
+	vp_filter_end(&l.filter, path);
 	vp_perfdata_meta(l.pd, &l.prof->meta, l.prof->pool);
 	if (o->label)
 		l.prof->meta.label = vp_profile_intern(l.prof, o->label);
 	*out = l.prof;
 	l.prof = NULL;
 out:
+	vp_filter_end(&l.filter, NULL);
 	vp_session_free(l.sc.session);
 	vp_u64map_free(&l.pending.index);
 	free(l.pending.v);

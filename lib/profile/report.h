@@ -4,6 +4,7 @@
 #define VP_REPORT_H
 
 #include "lib/util/error.h"
+#include "filter.h"
 #include "profile.h"
 #include "lib/symbols/symbols.h"
 
@@ -20,6 +21,7 @@ struct vp_load_opts {
 	int caller;			/* attribute to the first callchain frame outside the sampled object */
 	int one_thread;			/* read on the calling thread only: the caller already
 					 * loads other files at the same time (compare) */
+	struct vp_filter filter;	/* which samples enter (--pid, --tid, --comm, --time) */
 };
 
 void vp_load_opts_init(struct vp_load_opts *o);

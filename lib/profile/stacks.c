@@ -9,7 +9,9 @@ struct vp_stacks {
 	struct vp_session_client sc;	/* first: the session forwarders' view */
 	const char *path;
 	struct vp_perfdata *pd;
+	const struct vp_filter *filter;	/* the load options' --pid, --time...; NULL: none */
 	/* during a walk */
+	struct vp_filter_run run;
 	const struct vp_evsel *want;
 	int (*fn)(void *ctx, const struct vp_stack *stack);
 	void *ctx;
@@ -27,6 +29,7 @@ int vp_stacks_open(const char *path, const struct vp_load_opts *lo, struct vp_st
 	if (!st)
 		return vp_errorf(err, -ENOMEM, "out of memory");
 	st->path = path;
+	st->filter = lo ? &lo->filter : NULL;
 	if (lo)
 		so = (struct vp_session_opts){ lo->symfs, lo->kallsyms, lo->guest_kallsyms,
 					       lo->guest_modules };
@@ -81,7 +84,7 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	size_t n = 0;
 	int added = 0;
 
-	if (st->want && s->evsel != st->want)
+	if ((st->want && s->evsel != st->want) || !vp_filter_keep(&st->run, st->sc.session, s))
 		return 0;
 	size_t want = s->callchain ? s->nr_callchain < VP_STACKS_MAX_FRAMES ? (size_t)s->nr_callchain
 									: VP_STACKS_MAX_FRAMES : 0;
@@ -112,11 +115,15 @@ int vp_stacks_walk(struct vp_stacks *st, const struct vp_evsel *want,
 		   int (*fn)(void *ctx, const struct vp_stack *stack), void *ctx, struct vp_error *err)
 {
 	struct vp_perf_tool tool = { .sample = on_sample };
+	int r;
 
 	vp_session_tool(&tool);
 	st->want = want;
 	st->fn = fn;
 	st->ctx = ctx;
 	st->sc.err = err;
-	return vp_perfdata_walk(st->pd, &tool, st, err);
+	if ((r = vp_filter_start(&st->run, st->filter, st->pd, err)) == 0)
+		r = vp_perfdata_walk(st->pd, &tool, st, err);
+	vp_filter_end(&st->run, r == 0 ? st->path : NULL);
+	return r;
 }

@@ -41,7 +41,8 @@ struct vp_session *vp_stacks_session(const struct vp_stacks *st);
 /* The event called name, or the file's first when name is NULL. */
 int vp_stacks_event(const struct vp_stacks *st, const char *name, const struct vp_evsel **ev,
 		    struct vp_error *err);
-/* One pass over the samples of want (NULL: of every event), in time order. */
+/* One pass over the samples of want (NULL: of every event), in time order,
+ * those the load options' filters keep (filter.h). */
 int vp_stacks_walk(struct vp_stacks *st, const struct vp_evsel *want,
 		   int (*fn)(void *ctx, const struct vp_stack *stack), void *ctx, struct vp_error *err);
 

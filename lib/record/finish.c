@@ -11,6 +11,7 @@
 #include "machine.h"
 #include "portable.h"
 #include "tracing.h"
+#include "lib/perfdata/perfdata.h"
 #include "lib/perfdata/write.h"
 #include "lib/symbols/session.h"
 
@@ -72,7 +73,12 @@ int vp_record_finish(struct vp_pdw *w, const char *partial, const struct vp_reco
 	size_t syms_size = 0;
 	struct vp_error serr = { 0 };
 	struct vp_session_opts so = { NULL, NULL, o->guest_kallsyms, o->guest_modules, 1 };
-	if (vp_pdw_sync(w) == 0 &&
+	int synced = vp_pdw_sync(w) == 0;
+	/* perf's HEADER_SAMPLE_TIME: perf report --time 10%/2 needs it */
+	if (synced && vp_perfdata_scan_sample_time(partial, &feat.first_sample_time,
+						   &feat.last_sample_time, &serr) < 0)
+		feat.first_sample_time = feat.last_sample_time = 0;
+	if (synced &&
 	    vp_portsyms_collect(partial, &so, &syms, &syms_size, &bids, &feat.build_ids_size,
 				&serr) == 0) {
 		feat.vmprof_syms = syms;
