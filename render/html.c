@@ -150,7 +150,7 @@ int vp_html_page(const struct vp_comparison *c, const struct vp_chart_opts *o, c
 	main = vp_h_el(body, "main", NULL);
 	vp_h_attr(main, "id", "main");
 	vp_html_facts(main, c);
-	vp_html_headline(main, c);
+	r = vp_html_headline(main, c, o);
 	for (size_t i = 0; i < c->nevents && r >= 0; i++)
 		r = event_section(main, c, i, o);
 	foot = vp_h_el(body, "footer", NULL);

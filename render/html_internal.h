@@ -1,5 +1,5 @@
-/* The HTML report's parts (html.c the page, html_facts.c the sides and the
- * headline, html_table.c the comparison tables, html_charts.c the inline
+/* The HTML report's parts (html.c the page, html_facts.c the sides,
+ * html_headline.c the headline, html_table.c the comparison tables, html_charts.c the inline
  * charts) and what they share: building the document with libxml2, where
  * every name from a file goes in as a text node or an attribute value, so it
  * is escaped by the serialiser and never read as markup; and the comparison's
@@ -69,7 +69,8 @@ long vp_hm_noise_floor(const struct vp_cmp_event *e);
 
 /* ---- the sections */
 void vp_html_facts(xmlNodePtr main, const struct vp_comparison *c);
-void vp_html_headline(xmlNodePtr main, const struct vp_comparison *c);
+/* The headline; a negative code when its chart cannot be drawn. */
+int vp_html_headline(xmlNodePtr main, const struct vp_comparison *c, const struct vp_chart_opts *o);
 void vp_html_table(xmlNodePtr sec, const struct vp_comparison *c, const struct vp_cmp_event *e,
 		   size_t idx);
 /* The charts o->kinds asks for; a negative code when one cannot be drawn. */
