@@ -69,8 +69,9 @@ static int prefix_ids(xmlNodePtr n, const char *pre)
 	return 0;
 }
 
-static int chart(xmlNodePtr sec, const struct vp_comparison *c, const struct vp_cmp_event *e,
-		 size_t idx, const struct vp_chart_opts *o, unsigned kind)
+int vp_html_chart(xmlNodePtr sec, const struct vp_comparison *c, const struct vp_cmp_event *e,
+		  const struct vp_chart_opts *o, unsigned kind, const char *id, const char *label,
+		  const char *howto)
 {
 	xmlDocPtr svg;
 	xmlNodePtr fig, box, copy;
@@ -79,41 +80,42 @@ static int chart(xmlNodePtr sec, const struct vp_comparison *c, const struct vp_
 
 	if ((r = vp_chart_svg_doc(c, e, o, kind, &svg)) < 0)
 		return r;
-	snprintf(pre, sizeof(pre), "e%zu-%s-", idx, kind == VP_CHART_BAR ? "bar" : "circle");
+	snprintf(pre, sizeof(pre), "%s-", id);
 	r = prefix_ids(xmlDocGetRootElement(svg), pre) < 0 ? -ENOMEM : 0;
-	fig = vp_h_el(sec, "figure", kind == VP_CHART_BAR ? "chart bar" : "chart circle");
-	box = vp_h_scroll(fig, kind == VP_CHART_BAR ? "bar chart, scrolls sideways"
-			  : "circle chart, scrolls sideways");
+	fig = vp_h_el(sec, "figure", "chart");
+	vp_h_attr(fig, "id", id);
+	box = vp_h_scroll(fig, label);
 	copy = r < 0 || !box ? NULL : xmlDocCopyNode(xmlDocGetRootElement(svg), box->doc, 1);
 	xmlFreeDoc(svg);
 	if (!copy)
 		return -ENOMEM;
 	xmlAddChild(box, copy);
-	xmlNodePtr cap = vp_h_el(fig, "figcaption", NULL);
-	if (kind == VP_CHART_BAR)
-		vp_h_howto(cap, "the top functions of the ranking, largest on top; each has a bar per "
-			   "side (the legend gives the colours and totals) with its value and share at the "
-			   "bar's end, and the ratio at the right, grey when the difference is within "
-			   "sampling noise. A log axis says so under the chart. Hover a bar for its "
-			   "full name and exact numbers.");
-	else
-		vp_h_howto(cap, "one ring per side, the same functions in the same order and colour on "
-			   "both, largest at 12 o'clock going clockwise, the rest as grey 'other'; the "
-			   "centre holds the side's total. The rings show how each side's time is "
-			   "composed; the bars and the table carry the comparison.");
+	vp_h_howto(vp_h_el(fig, "figcaption", NULL), howto);
 	return 0;
 }
 
 int vp_html_charts(xmlNodePtr sec, const struct vp_comparison *c, const struct vp_cmp_event *e,
 		   size_t idx, const struct vp_chart_opts *o)
 {
+	char id[64];
 	int r = 0;
 
 	if (o->kinds & (VP_CHART_BAR | VP_CHART_CIRCLE))
 		vp_h_textf(sec, "h3", NULL, "Charts (top %zu)", e->nrows);
+	snprintf(id, sizeof(id), "e%zu-bar", idx);
 	if (o->kinds & VP_CHART_BAR)
-		r = chart(sec, c, e, idx, o, VP_CHART_BAR);
+		r = vp_html_chart(sec, c, e, o, VP_CHART_BAR, id, "bar chart, scrolls sideways",
+				  "the top functions of the ranking, largest on top; each has a bar per "
+				  "side (the legend gives the colours and totals) with its value and share "
+				  "at the bar's end, and the ratio at the right, grey when the difference is "
+				  "within sampling noise. A log axis says so under the chart. Hover a bar "
+				  "for its full name and exact numbers.");
+	snprintf(id, sizeof(id), "e%zu-circle", idx);
 	if (r >= 0 && (o->kinds & VP_CHART_CIRCLE))
-		r = chart(sec, c, e, idx, o, VP_CHART_CIRCLE);
+		r = vp_html_chart(sec, c, e, o, VP_CHART_CIRCLE, id, "circle chart, scrolls sideways",
+				  "one ring per side, the same functions in the same order and colour on "
+				  "both, largest at 12 o'clock going clockwise, the rest as grey 'other'; "
+				  "the centre holds the side's total. The rings show how each side's time "
+				  "is composed; the bars and the table carry the comparison.");
 	return r;
 }

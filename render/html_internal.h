@@ -73,6 +73,12 @@ void vp_html_facts(xmlNodePtr main, const struct vp_comparison *c);
 int vp_html_headline(xmlNodePtr main, const struct vp_comparison *c, const struct vp_chart_opts *o);
 void vp_html_table(xmlNodePtr sec, const struct vp_comparison *c, const struct vp_cmp_event *e,
 		   size_t idx);
+/* One chart inline, as a figure with id (its SVG ids prefixed with it), an
+ * accessible label for its scrolling box and a how-to note; e NULL for a
+ * chart of the whole comparison. A negative code when it cannot be drawn. */
+int vp_html_chart(xmlNodePtr sec, const struct vp_comparison *c, const struct vp_cmp_event *e,
+		  const struct vp_chart_opts *o, unsigned kind, const char *id, const char *label,
+		  const char *howto);
 /* The charts o->kinds asks for; a negative code when one cannot be drawn. */
 int vp_html_charts(xmlNodePtr sec, const struct vp_comparison *c, const struct vp_cmp_event *e,
 		   size_t idx, const struct vp_chart_opts *o);
