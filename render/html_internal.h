@@ -45,6 +45,12 @@ uint64_t vp_hm_period(const struct vp_cmp_row *r, size_t side);
 uint64_t vp_hm_total_samples(const struct vp_cmp_event *e, size_t side);
 uint64_t vp_hm_total_period(const struct vp_cmp_event *e, size_t side);
 const char *vp_hm_event_name(const struct vp_cmp_event *e, size_t side);	/* NULL: absent */
+/* 1 when e's periods are nanoseconds (cpu-clock, task-clock, offcpu-time)
+ * and the comparison compares periods: shown as time, exact in data-v. */
+int vp_hm_is_time(const struct vp_comparison *c, const struct vp_cmp_event *e);
+/* ns as people read them ("16.50 ms"); the length, or <= 0 when there is no
+ * time format to use. */
+int vp_hm_format_time(char *buf, size_t size, double ns);
 double vp_hm_share(const struct vp_comparison *c, const struct vp_cmp_event *e,
 		   const struct vp_cmp_row *r, size_t side);
 /* Side s (>= 1) against the baseline: the ratio as compare's CSV writes it

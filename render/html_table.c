@@ -39,13 +39,18 @@ static xmlNodePtr num_cell(xmlNodePtr tr, const char *exact, const char *shown)
 }
 
 /* A count for people: digits in groups of three, split by a narrow no-break
- * space (the exact digits stay in data-v). */
-static void count_cell(xmlNodePtr tr, uint64_t v)
+ * space, or a time in its unit (vp_format_time) for nanoseconds; the exact
+ * digits stay in data-v. */
+static void count_cell(xmlNodePtr tr, uint64_t v, int time)
 {
 	char b[32], g[96];
 	size_t n, k = 0;
 
 	n = (size_t)snprintf(b, sizeof(b), "%" PRIu64, v);
+	if (time && vp_hm_format_time(g, sizeof(g), (double)v) > 0) {
+		num_cell(tr, b, g);
+		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (i && (n - i) % 3 == 0) {
 			memcpy(g + k, "\u202f", 3);
@@ -196,6 +201,7 @@ static void row(xmlNodePtr tbody, const struct vp_comparison *c, const struct vp
 {
 	xmlNodePtr tr = vp_h_el(tbody, "tr", NULL), th;
 	size_t k = vp_hm_nsides(c);
+	int time = vp_hm_is_time(c, e);
 	const char *sym = r->symbol ? r->symbol : "";
 	size_t dlen = vp_symbol_display_len(sym);
 	char b[96], shown[96];
@@ -221,8 +227,8 @@ static void row(xmlNodePtr tbody, const struct vp_comparison *c, const struct vp
 	vp_h_text(tr, "td", "dom", d);
 	for (size_t s = 0; s < k; s++) {
 		double share = vp_hm_share(c, e, r, s);
-		count_cell(tr, vp_hm_samples(r, s));
-		count_cell(tr, vp_hm_period(r, s));
+		count_cell(tr, vp_hm_samples(r, s), 0);
+		count_cell(tr, vp_hm_period(r, s), time);
 		snprintf(b, sizeof(b), "%.9f", share);
 		snprintf(shown, sizeof(shown), "%.2f%%", 100 * share);
 		num_cell(tr, b, shown);

@@ -93,6 +93,23 @@ def fields(row, side):
     return out
 
 
+UNITS = {"ns": 1, "us": 1e3, "\u00b5s": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def shows(text, exact):
+    """A count is its digits (grouped by narrow spaces); a time ("16.50 ms")
+    is the exact nanoseconds rounded to the decimals shown in its unit."""
+    t = text.replace("\u202f", "")
+    if t == exact:
+        return True
+    parts = t.split()
+    if len(parts) != 2 or parts[1] not in UNITS:
+        return False
+    decimals = len(parts[0].split(".")[1]) if "." in parts[0] else 0
+    unit = UNITS[parts[1]]
+    return abs(float(parts[0]) * unit - float(exact)) <= 0.5 * 10 ** -decimals * unit * 1.000001
+
+
 def check_numbers(event, got, want):
     nsides = 1 + max([int(c["side"]) for c in got[0]["cells"] if c["side"] is not None] or [1]) \
         if got else 2
@@ -112,7 +129,7 @@ def check_numbers(event, got, want):
         # what a person reads says the same number
         cells = {(c["col"], c["side"]): c for c in g["cells"] if c["col"]}
         for (col, side), c in cells.items():
-            if col.endswith(("_samples", "_period")) and c["v"] != c["text"].replace("\u202f", ""):
+            if col.endswith(("_samples", "_period")) and not shows(c["text"], c["v"]):
                 bad(f"{event} row {i + 1} {col}: shows '{c['text']}' for {c['v']}")
             if col.endswith("_share") and c["text"] != "%.2f%%" % (100 * float(c["v"])):
                 bad(f"{event} row {i + 1} {col}: shows '{c['text']}' for {c['v']}")
