@@ -21,7 +21,7 @@ struct chart_args {
 };
 
 static const char *const usage[] = { "[options]", "[options] COMPARISON.xml|.csv",
-				     "[options] HOST GUEST", NULL };
+				     "[options] HOST GUEST", "[options] SIDE SIDE [SIDE...]", NULL };
 
 static const struct vp_opt opts[] = {
 	{ "top", 'n', "N", "functions per chart (default 10)", 'n' },
@@ -46,12 +46,13 @@ static const struct vp_cmd_info info = {
 	"Draw a comparison as charts: per event, a bar chart of the top functions with a\n"
 	"host and a guest bar each, and a circle chart of two donuts. With no file, the\n"
 	"comparison the last 'vmprof compare' saved here (vmprof.cmp.xml); with one file,\n"
-	"a saved comparison; with two, compare them first as vmprof compare does (any\n"
-	"inputs and options compare takes: --key, --value and the symbol sources shape\n"
-	"that comparison; -e, --sort and --labels apply to saved ones too).\n"
+	"a saved comparison; with two or more, compare them first as vmprof compare does\n"
+	"(any sides and options compare takes: --key, --value and the symbol sources shape\n"
+	"that comparison; -e, --sort and --labels apply to saved ones too). A side of\n"
+	"several runs is drawn as its mean per run; of more than two sides, the first two.\n"
 	"--format html writes DIR/index.html: one page that needs nothing else (no network),\n"
-	"with the sides' facts, every function of each event in a table to sort and filter,\n"
-	"and the charts inline.",
+	"with the sides' facts, every function of each event (of every side) in a table to\n"
+	"sort and filter, and the charts inline.",
 	opts, 0,
 };
 
@@ -131,15 +132,13 @@ int cmd_chart(int argc, char **argv)
 		vp_cmp_args_free(&a.cmp);
 		return i == VP_OPTS_HELP ? 0 : 2;
 	}
-	if (argc - i > 2 || vp_cmp_args_check(&info, &a.cmp, (size_t)(argc - i)) < 0) {
-		if (argc - i > 2)
-			vp_usage_error(&info, "unexpected argument '%s'", argv[i + 2]);
+	if (vp_cmp_args_check(&info, &a.cmp, (size_t)(argc - i)) < 0) {
 		vp_cmp_args_free(&a.cmp);
 		return 2;
 	}
-	if (argc - i == 2) {
+	if (argc - i >= 2) {
 		a.cmp.co.top = 0;
-		if (vp_cmp_args_build(&a.cmp, argv[i], argv[i + 1], &c, &err) < 0) {
+		if (vp_cmp_args_build(&a.cmp, argv + i, (size_t)(argc - i), &c, &err) < 0) {
 			vp_cmd_fail("chart", &err);
 			goto out;
 		}
@@ -155,8 +154,13 @@ int cmd_chart(int argc, char **argv)
 			vp_cmd_fail("chart", &err);
 			goto out;
 		}
-		if (a.cmp.have_labels && vp_comparison_relabel(c, a.cmp.labels[0], a.cmp.labels[1]) < 0) {
-			vp_cmd_failf("chart", "out of memory");
+		if (a.cmp.alpha_set && vp_comparison_judge(c, a.cmp.co.alpha, &err) < 0) {
+			vp_cmd_fail("chart", &err);
+			goto out;
+		}
+		if (a.cmp.labels && vp_comparison_relabel(c, a.cmp.labels, a.cmp.nlabels) < 0) {
+			vp_cmd_failf("chart", "--labels gives %zu names for the comparison's %zu sides",
+				     a.cmp.nlabels, c->nsides);
 			goto out;
 		}
 		if (!c->nevents) {

@@ -99,6 +99,8 @@ static int side_times(const struct vp_cmd_info *info, const char *arg, struct vp
 
 int vp_cmp_args_opt(const struct vp_cmd_info *info, int id, const char *arg, struct vp_cmp_args *a)
 {
+	int r;
+
 	if (id == OPT_LOAD_TIME && strchr(arg, ':'))
 		return side_times(info, arg, a);
 	if (id == OPT_LOAD_TIME)
@@ -115,20 +117,27 @@ int vp_cmp_args_opt(const struct vp_cmd_info *info, int id, const char *arg, str
 		return 1;
 	case 's':
 		if (vp_rank_parse(arg, &a->co.rank) < 0)
-			return vp_usage_error(info, "--sort is max, host, guest, ratio, delta or absdelta, "
-					      "not '%s'", arg);
+			return vp_usage_error(info, "--sort is max, host, guest, ratio, delta, absdelta, q or "
+					      "effect, not '%s'", arg);
 		a->rank_set = 1;
 		return 1;
 	case OPT_CMP_VALUE:
 		if (vp_parse_value(arg, &a->co.value) < 0)
 			return vp_usage_error(info, "--value is 'period' or 'samples', not '%s'", arg);
 		return 1;
+	case OPT_CMP_ALPHA:
+		if (vp_parse_double(arg, &a->co.alpha) < 0 || !(a->co.alpha > 0 && a->co.alpha < 0.5))
+			return vp_usage_error(info, "--alpha wants a level between 0 and 0.5, not '%s'", arg);
+		a->alpha_set = 1;
+		return 1;
 	case OPT_CMP_LABELS:
-		if (vp_parse_labels(arg, a->labels) < 0)
-			return vp_usage_error(info, "--labels wants two names, A,B, not '%s'", arg);
-		a->co.label[0] = a->labels[0];
-		a->co.label[1] = a->labels[1];
-		a->have_labels = 1;
+		vp_free_names(a->labels, a->nlabels);
+		a->labels = NULL;
+		a->nlabels = 0;
+		if ((r = vp_parse_labels(arg, &a->labels, &a->nlabels)) == -ENOMEM)
+			return vp_usage_error(info, "out of memory");
+		if (r < 0 || a->nlabels < 2)
+			return vp_usage_error(info, "--labels wants a name per side, A,B,..., not '%s'", arg);
 		return 1;
 	}
 	return vp_load_opt(info, id, arg, &a->lo);
@@ -138,29 +147,49 @@ int vp_cmp_args_check(const struct vp_cmd_info *info, const struct vp_cmp_args *
 {
 	if (ninputs < 2 && (vp_filter_active(&a->lo.filter) || a->nside_time))
 		return vp_usage_error(info, "--pid, --tid, --comm and --time filter the samples of "
-				      "HOST GUEST inputs; a saved comparison has none");
+				      "the sides' inputs; a saved comparison has none");
 	if (a->nside_time && a->nside_time != ninputs)
 		return vp_usage_error(info, "--time gives %zu times separated by ':' for %zu inputs",
 				      a->nside_time, ninputs);
+	/* a saved comparison's sides are counted once it is read */
+	if (ninputs >= 2 && a->labels && a->nlabels != ninputs)
+		return vp_usage_error(info, "--labels gives %zu names for %zu sides", a->nlabels, ninputs);
 	return 0;
 }
 
-int vp_cmp_args_build(struct vp_cmp_args *a, const char *host, const char *guest,
-		      struct vp_comparison **out, struct vp_error *err)
+int vp_cmp_args_build(struct vp_cmp_args *a, char *const *args, size_t n, struct vp_comparison **out,
+		      struct vp_error *err)
 {
-	struct vp_side_spec sides[2];
+	struct vp_side_spec *sides = calloc(n ? n : 1, sizeof(*sides));
+	size_t parsed = 0;
+	int r = 0;
 
+	if (!sides)
+		return vp_errorf(err, -ENOMEM, "out of memory");
+	if (a->labels && a->nlabels != n) {
+		free(sides);
+		return vp_errorf(err, -EINVAL, "--labels gives %zu names for %zu sides", a->nlabels, n);
+	}
 	a->co.events = a->events;
+	a->co.label = a->labels;
 	a->lo.events = a->events;
-	sides[0] = (struct vp_side_spec){ host, a->lo };
-	sides[1] = (struct vp_side_spec){ guest, a->lo };
-	for (size_t i = 0; i < a->nside_time && i < 2; i++)
-		sides[i].lo.filter.time = a->side_time[i];
-	if (a->g_kallsyms)
-		sides[1].lo.kallsyms = a->g_kallsyms;
-	if (a->g_symfs)
-		sides[1].lo.symfs = a->g_symfs;
-	return vp_comparison_build(sides, 2, &a->co, out, err);
+	for (; parsed < n && r == 0; parsed++) {
+		struct vp_load_opts lo = a->lo;
+		if (parsed < a->nside_time)
+			lo.filter.time = a->side_time[parsed];
+		if (parsed > 0 && a->g_kallsyms)
+			lo.kallsyms = a->g_kallsyms;
+		if (parsed > 0 && a->g_symfs)
+			lo.symfs = a->g_symfs;
+		if ((r = vp_side_spec_parse(args[parsed], &lo, &sides[parsed], err)) < 0)
+			break;
+	}
+	if (r == 0)
+		r = vp_comparison_build(sides, n, &a->co, out, err);
+	for (size_t i = 0; i < parsed && i < n; i++)
+		vp_side_spec_free(&sides[i]);
+	free(sides);
+	return r < 0 ? r : 0;
 }
 
 void vp_cmp_args_free(struct vp_cmp_args *a)
@@ -168,8 +197,9 @@ void vp_cmp_args_free(struct vp_cmp_args *a)
 	free_side_times(a);
 	vp_filter_free(&a->lo.filter);
 	vp_free_names(a->events, a->nevents);
-	a->events = NULL;
-	a->nevents = 0;
+	vp_free_names(a->labels, a->nlabels);
+	a->events = a->labels = NULL;
+	a->nevents = a->nlabels = 0;
 }
 
 int vp_write_atomic(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx, struct vp_error *err)
@@ -313,14 +343,30 @@ int vp_parse_value(const char *arg, enum vp_value *v)
 	return 0;
 }
 
-int vp_parse_labels(const char *arg, char labels[2][256])
+int vp_parse_labels(const char *arg, const char ***names, size_t *n)
 {
-	const char *comma = strchr(arg, ',');
+	size_t had = *n;
 
-	if (!comma || strchr(comma + 1, ',') || comma == arg || !comma[1] || (size_t)(comma - arg) >= 256 ||
-	    strlen(comma + 1) >= 256)
-		return -1;
-	snprintf(labels[0], 256, "%.*s", (int)(comma - arg), arg);
-	snprintf(labels[1], 256, "%s", comma + 1);
-	return 0;
+	for (const char *p = arg;; p++) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		if (!len) {
+			while (*n > had)
+				free((char *)(*names)[--*n]);
+			if (*names)
+				(*names)[had] = NULL;
+			return -1;
+		}
+		const char **v = realloc(*names, (*n + 2) * sizeof(*v));
+		if (!v || !(v[*n] = strndup(p, len))) {
+			if (v)
+				*names = v;
+			return -ENOMEM;
+		}
+		*names = v;
+		v[++*n] = NULL;
+		if (!comma)
+			return 0;
+		p = comma;
+	}
 }

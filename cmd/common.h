@@ -37,7 +37,7 @@ int vp_load_opt(const struct vp_cmd_info *info, int id, const char *arg, struct 
 /* Shared ids: the CSV formula-injection guard (on by default, --no-csv-safe
  * off), and what shapes a comparison (below). */
 enum {
-	OPT_CSV_SAFE = VP_OPT_SHARED, OPT_CSV_UNSAFE, OPT_CMP_VALUE, OPT_CMP_LABELS,
+	OPT_CSV_SAFE = VP_OPT_SHARED, OPT_CSV_UNSAFE, OPT_CMP_VALUE, OPT_CMP_LABELS, OPT_CMP_ALPHA,
 	OPT_LOAD_PID, OPT_LOAD_TID, OPT_LOAD_COMM, OPT_LOAD_TIME,
 };
 #define VP_CSV_SAFE_OPTIONS                                                                 \
@@ -49,44 +49,50 @@ enum {
 int vp_csv_safe_opt(int id, int *safe);
 
 /* What shapes a comparison, the same for vmprof compare and vmprof chart
- * HOST GUEST (both build it with vp_comparison_build): the join, ranking and
- * labels, and how each side's input is read. */
+ * SIDE SIDE... (both build it with vp_comparison_build): the join, ranking
+ * and labels, and how each side's runs are read. */
 struct vp_cmp_args {
 	struct vp_compare_opts co;
-	struct vp_load_opts lo;			/* both sides */
-	struct vp_time_filter *side_time;	/* --time A:B, one per side (perf diff) */
+	struct vp_load_opts lo;			/* every side */
+	struct vp_time_filter *side_time;	/* --time A:B:..., one per side (perf diff) */
 	size_t nside_time;
-	const char *g_kallsyms, *g_symfs;	/* the guest input's own symbol sources */
+	const char *g_kallsyms, *g_symfs;	/* the other sides' own symbol sources */
 	const char **events;
 	size_t nevents;
-	char labels[2][256];
-	int have_labels, rank_set;
+	const char **labels;			/* --labels, NULL-terminated; co.label once built */
+	size_t nlabels;
+	int rank_set, alpha_set;
 };
 #define VP_COMPARE_OPTIONS                                                                  \
 	{ "key", 'k', "KEYS", "join on sym (default), sym,dso (dso by base name) or sym,dso,domain", \
 	  'k' },                                                                              \
 	{ "event", 'e', "NAME", "only this event (repeat or comma separate for several)", 'e' },  \
-	{ "sort", 's', "HOW", "rank by max (default), host, guest, ratio, delta or absdelta", 's' }, \
+	{ "sort", 's', "HOW", "rank by max (default), host, guest, ratio, delta, absdelta, q or effect", \
+	  's' },                                                                              \
 	{ "value", 0, "WHAT", "compare 'period' (default) or 'samples'", OPT_CMP_VALUE },        \
-	{ "labels", 0, "A,B", "column labels for the two sides", OPT_CMP_LABELS }
+	{ "labels", 0, "A,B,...", "column labels, one per side", OPT_CMP_LABELS },               \
+	{ "alpha", 0, "A", "significance level (default 0.05): q < A is significant, intervals " \
+	  "at 1 - A", OPT_CMP_ALPHA }
 /* How the sides are read, bound into the struct vp_cmp_args FIELD of TYPE. */
 #define VP_COMPARE_INPUT_OPTIONS(type, field)                                               \
 	VP_LOAD_OPTIONS(type, field.lo),                                                      \
-	VP_OPT_STRING("guest-file-kallsyms", 0, "FILE", "kernel symbols for the GUEST input only: a " \
-		      "copy of /proc/kallsyms from the machine it was recorded on", type,         \
-		      field.g_kallsyms),                                                      \
-	VP_OPT_STRING("guest-file-symfs", 0, "DIR", "binaries of the GUEST input's machine, for that " \
-		      "input only", type, field.g_symfs)
+	VP_OPT_STRING("guest-file-kallsyms", 0, "FILE", "kernel symbols for the sides after the " \
+		      "first only (the GUEST): a copy of /proc/kallsyms from the machine they were " \
+		      "recorded on", type, field.g_kallsyms),                                   \
+	VP_OPT_STRING("guest-file-symfs", 0, "DIR", "binaries of the GUEST's machine, for the " \
+		      "sides after the first only", type, field.g_symfs)
 void vp_cmp_args_init(struct vp_cmp_args *a);
 /* 1 when id is one of VP_COMPARE_OPTIONS (stored in a), 0 when not, or a
  * negative value after a usage error. */
 int vp_cmp_args_opt(const struct vp_cmd_info *info, int id, const char *arg, struct vp_cmp_args *a);
-/* After the operands are counted: the filters need HOST GUEST inputs, and
- * --time A:B one time per input. 0, or a negative value after a usage error. */
+/* After the sides are counted (n inputs; fewer than 2: a saved comparison):
+ * the filters need sides, --time A:B:... one time per side, --labels one
+ * name per side. 0, or a negative value after a usage error. */
 int vp_cmp_args_check(const struct vp_cmd_info *info, const struct vp_cmp_args *a, size_t ninputs);
-/* The comparison of HOST and GUEST with these options (vp_comparison_build). */
-int vp_cmp_args_build(struct vp_cmp_args *a, const char *host, const char *guest,
-		      struct vp_comparison **out, struct vp_error *err);
+/* The comparison of the n sides args (vp_side_spec_parse, then
+ * vp_comparison_build) with these options. */
+int vp_cmp_args_build(struct vp_cmp_args *a, char *const *args, size_t n, struct vp_comparison **out,
+		      struct vp_error *err);
 void vp_cmp_args_free(struct vp_cmp_args *a);
 
 /* Write a file atomically through fn; on failure nothing is left under path
@@ -114,8 +120,9 @@ int vp_split_csv(const char *cmd, const struct vp_profile *p, struct vp_out_opts
 
 /* "period" or "samples" (--value); -1 for anything else. */
 int vp_parse_value(const char *arg, enum vp_value *v);
-/* "A,B" (--labels) into two names; -1 unless exactly two non-empty names fit. */
-int vp_parse_labels(const char *arg, char labels[2][256]);
+/* "A,B,..." (--labels) into names (NULL-terminated, appended to *names);
+ * -1 when a name is empty (nothing appended), -ENOMEM. */
+int vp_parse_labels(const char *arg, const char ***names, size_t *n);
 
 /* Append the names of a comma-separated list to a NULL-terminated array. */
 int vp_add_names(const char ***names, size_t *n, const char *list);

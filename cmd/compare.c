@@ -1,5 +1,6 @@
-/* vmprof compare: join a host and a guest profile by symbol, per event, and
- * print the top rows; the full comparison is always saved for vmprof chart. */
+/* vmprof compare: join K sides (a host and a guest, or more; each one or more
+ * runs) by symbol, per event, and print the top rows; the full comparison is
+ * always saved for vmprof chart. */
 #include <stdio.h>
 #include <string.h>
 
@@ -17,7 +18,7 @@ struct compare_args {
 	int full_names, csv_safe;
 };
 
-static const char *const usage[] = { "[options] HOST GUEST", NULL };
+static const char *const usage[] = { "[options] HOST GUEST", "[options] SIDE SIDE [SIDE...]", NULL };
 
 static const struct vp_opt opts[] = {
 	VP_COMPARE_OPTIONS,
@@ -41,7 +42,20 @@ static const struct vp_cmd_info info = {
 	"symbol (a full outer join: a function\n"
 	"seen on one side only is listed as such), ranked, and the top N printed with\n"
 	"both sides' samples, period and share, the ratio guest/host and the difference\n"
-	"of shares in percentage points. The full comparison is saved for vmprof chart.",
+	"of shares in percentage points. The full comparison is saved for vmprof chart.\n"
+	"\n"
+	"More sides and runs: the first side is the baseline, each other side is\n"
+	"compared with it. A side is a file, a directory of recordings (its files in\n"
+	"name order: the runs 'vmprof record -r N' writes), or LABEL=PATH,PATH,... (an\n"
+	"existing path is always one path). A side of several runs shows its mean per\n"
+	"run and the mean of its runs' shares.\n"
+	"\n"
+	"Is a difference real? Each ratio and delta comes with its interval, from the\n"
+	"variation between runs (two or more runs on both sides) or from sampling noise\n"
+	"alone (a one-run side: run-to-run variation unmeasured, the heading says so),\n"
+	"and a * when significant: Benjamini-Hochberg q below --alpha over the event's\n"
+	"rows. A baseline of 4 runs or more is split in halves for a noise floor.\n"
+	"vmprof-compare(1), STATISTICS, gives the method and its assumptions.",
 	opts, 0,
 };
 
@@ -87,15 +101,13 @@ int cmd_compare(int argc, char **argv)
 		vp_cmp_args_free(&a.cmp);
 		return i == VP_OPTS_HELP ? 0 : 2;
 	}
-	if (argc - i != 2 || vp_cmp_args_check(&info, &a.cmp, 2) < 0) {
+	if (argc - i < 2 || vp_cmp_args_check(&info, &a.cmp, (size_t)(argc - i)) < 0) {
 		if (argc - i < 2)
-			vp_usage_error(&info, "give two inputs, HOST and GUEST");
-		else if (argc - i > 2)
-			vp_usage_error(&info, "unexpected argument '%s'", argv[i + 2]);
+			vp_usage_error(&info, "give two sides or more: HOST GUEST, or SIDE SIDE...");
 		vp_cmp_args_free(&a.cmp);
 		return 2;
 	}
-	if (vp_cmp_args_build(&a.cmp, argv[i], argv[i + 1], &c, &err) < 0) {
+	if (vp_cmp_args_build(&a.cmp, argv + i, (size_t)(argc - i), &c, &err) < 0) {
 		vp_cmd_fail("compare", &err);
 		goto out;
 	}
@@ -113,7 +125,7 @@ int cmd_compare(int argc, char **argv)
 	} else if (!strcmp(a.format, "xml")) {
 		vp_cmp_write_xml(stdout, c, &oo);
 	} else {
-		vp_cmp_write_table(stdout, c, argv[i], argv[i + 1], &oo);
+		vp_cmp_write_table(stdout, c, (const char *const *)argv + i, &oo);
 	}
 	fprintf(stderr, "vmprof compare: saved the full comparison to %s\n", a.output);
 	status = 0;

@@ -56,6 +56,19 @@ static int wanted(const struct vp_out_opts *o, const char *name)
 	return !o->event || !strcmp(o->event, name);
 }
 
+/* event,symbol,dso,domain: the key cells every table's line starts with. */
+static void key_cells(FILE *f, const char *event, const char *symbol, const char *dso, char domain,
+		      const struct vp_out_opts *o)
+{
+	text_cell(f, event, strlen(event), o->csv_safe);
+	fputc(',', f);
+	symbol_cell(f, symbol, o);
+	fputc(',', f);
+	text_cell(f, dso ? dso : "", dso ? strlen(dso) : 0, o->csv_safe);
+	fputc(',', f);
+	dom_cell(f, domain);
+}
+
 int vp_profile_write_csv(FILE *f, const struct vp_profile *p, const struct vp_out_opts *o)
 {
 	fputs(VP_CSV_PROFILE_HEADER "\r\n", f);
@@ -66,13 +79,7 @@ int vp_profile_write_csv(FILE *f, const struct vp_profile *p, const struct vp_ou
 			continue;
 		for (size_t i = 0; i < rows; i++) {
 			const struct vp_row *r = &t->rows[i];
-			text_cell(f, t->name, strlen(t->name), o->csv_safe);
-			fputc(',', f);
-			symbol_cell(f, r->symbol, o);
-			fputc(',', f);
-			text_cell(f, r->dso ? r->dso : "", r->dso ? strlen(r->dso) : 0, o->csv_safe);
-			fputc(',', f);
-			dom_cell(f, r->domain);
+			key_cells(f, t->name, r->symbol, r->dso, r->domain, o);
 			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f\r\n", r->samples, r->period,
 				vp_row_share(t, r, o->value));
 		}
@@ -80,41 +87,87 @@ int vp_profile_write_csv(FILE *f, const struct vp_profile *p, const struct vp_ou
 	return ferror(f) ? -EIO : 0;
 }
 
-static void ratio_cell(FILE *f, const struct vp_cmp_row *r, enum vp_value v)
+/* ",ratio,delta" of side s: "only host" ("only base" with K > 2 sides) and
+ * "only guest" ("only side") when one of the two has no value. */
+static void ratio_delta(FILE *f, const struct vp_comparison *c, const struct vp_cmp_event *e,
+			const struct vp_cmp_row *r, size_t s)
 {
 	enum vp_ratio_kind k;
-	double x = vp_cmp_ratio(r, v, &k);
+	double x = vp_cmp_ratio(e, r, s, c->value, &k);
 
+	fputc(',', f);
 	switch (k) {
 	case VP_RATIO_BOTH: fprintf(f, "%.6f", x); break;
-	case VP_RATIO_ONLY_HOST: fputs("only host", f); break;
-	case VP_RATIO_ONLY_GUEST: fputs("only guest", f); break;
+	case VP_RATIO_ONLY_HOST: fputs(c->nsides == 2 ? "only host" : "only base", f); break;
+	case VP_RATIO_ONLY_GUEST: fputs(c->nsides == 2 ? "only guest" : "only side", f); break;
 	case VP_RATIO_NONE: break;
 	}
+	fprintf(f, ",%.6f", vp_cmp_delta_pp(e, r, s, c->value));
+}
+
+/* A statistic in full (the oracle tests compare to 1e-9); "inf" when unbounded. */
+static void stat_cell(FILE *f, double x)
+{
+	fprintf(f, ",%.12g", x);
+}
+
+/* The statistics of side s, empty cells without them: ratio_low,ratio_high,
+ * then (all) delta_low,delta_high,p_value; then q_value,significant. */
+static void stat_cells(FILE *f, const struct vp_cmp_event *ev, const struct vp_cmp_row *r, size_t s,
+		       int all)
+{
+	const struct vp_stat_result *st = vp_cmp_stat(ev, r, s);
+
+	if (!st) {
+		fputs(all ? ",,,,,,," : ",,,,", f);
+		return;
+	}
+	stat_cell(f, st->ratio_lo);
+	stat_cell(f, st->ratio_hi);
+	if (all) {
+		stat_cell(f, st->delta_lo);
+		stat_cell(f, st->delta_hi);
+		stat_cell(f, st->p);
+	}
+	stat_cell(f, st->q);
+	fprintf(f, ",%d", st->significant ? 1 : 0);
+}
+
+static void side_cells(FILE *f, const struct vp_comparison *c, const struct vp_cmp_event *ev,
+		       const struct vp_cmp_row *r, size_t s)
+{
+	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f", r->samples[s], r->period[s],
+		vp_cmp_share(ev, r, s, c->value));
 }
 
 int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out_opts *o)
 {
-	fputs(VP_CSV_CMP_HEADER "\r\n", f);
+	fputs(c->nsides == 2 ? VP_CSV_CMP_HEADER VP_CSV_CMP_STATS "\r\n" : VP_CSV_CMP_SIDES_HEADER "\r\n", f);
 	for (size_t e = 0; e < c->nevents; e++) {
 		const struct vp_cmp_event *ev = &c->events[e];
 		if (!wanted(o, ev->name))
 			continue;
 		for (size_t i = 0; i < ev->nrows; i++) {
 			const struct vp_cmp_row *r = &ev->rows[i];
-			text_cell(f, ev->name, strlen(ev->name), o->csv_safe);
-			fputc(',', f);
-			symbol_cell(f, r->symbol, o);
-			fputc(',', f);
-			text_cell(f, r->dso ? r->dso : "", r->dso ? strlen(r->dso) : 0, o->csv_safe);
-			fputc(',', f);
-			dom_cell(f, r->domain);
-			for (int s = 0; s < 2; s++)
-				fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.9f", r->samples[s], r->period[s],
-					vp_cmp_share(ev, r, s, c->value));
-			fputc(',', f);
-			ratio_cell(f, r, c->value);
-			fprintf(f, ",%.6f\r\n", vp_cmp_delta_pp(ev, r, c->value));
+			if (c->nsides == 2) {
+				key_cells(f, ev->name, r->symbol, r->dso, r->domain, o);
+				side_cells(f, c, ev, r, 0);
+				side_cells(f, c, ev, r, 1);
+				ratio_delta(f, c, ev, r, VP_GUEST);
+				stat_cells(f, ev, r, VP_GUEST, 0);
+				fputs("\r\n", f);
+				continue;
+			}
+			for (size_t s = 1; s < c->nsides; s++) {
+				key_cells(f, ev->name, r->symbol, r->dso, r->domain, o);
+				fputc(',', f);
+				text_cell(f, c->label[s], strlen(c->label[s]), o->csv_safe);
+				side_cells(f, c, ev, r, 0);
+				side_cells(f, c, ev, r, s);
+				ratio_delta(f, c, ev, r, s);
+				stat_cells(f, ev, r, s, 1);
+				fputs("\r\n", f);
+			}
 		}
 	}
 	return ferror(f) ? -EIO : 0;
@@ -129,6 +182,7 @@ struct reader {
 	size_t line;		/* record number, 1 = header */
 	char *field[MAX_FIELDS];
 	size_t nfield;
+	size_t fields;		/* per record, as the header says */
 	int too_many;
 	int (*row)(struct reader *r);
 	void *ctx;
@@ -291,18 +345,24 @@ static int cmp_row(struct reader *r)
 {
 	struct vp_comparison *c = r->ctx;
 	struct vp_cmp_event *e = NULL;
-	struct vp_cmp_row row = { 0 };
+	struct vp_cmp_row *row;
+	uint64_t v[4];
+	char domain;
 
-	if (r->line == 1)
-		return header_is(r, VP_CSV_CMP_HEADER);
+	/* the statistics' columns are optional (older files), and read
+	 * back from each side's sums again: a CSV keeps no runs */
+	if (r->line == 1) {
+		r->fields = r->nfield == 16 ? 16 : 12;
+		return header_is(r, r->nfield == 16 ? VP_CSV_CMP_HEADER VP_CSV_CMP_STATS : VP_CSV_CMP_HEADER);
+	}
 	if (r->nfield == 1 && !r->field[0][0])
 		return 0;
-	if (r->nfield != 12)
-		return vp_errorf(r->err, -EINVAL, "'%s': record %zu: %zu fields, expected 12", r->path,
-				 r->line, r->nfield);
-	if (parse_domain_cell(r, 3, &row.domain) < 0 || parse_u64_cell(r, 4, &row.samples[0]) < 0 ||
-	    parse_u64_cell(r, 5, &row.period[0]) < 0 || parse_u64_cell(r, 7, &row.samples[1]) < 0 ||
-	    parse_u64_cell(r, 8, &row.period[1]) < 0)
+	if (r->nfield != r->fields)
+		return vp_errorf(r->err, -EINVAL, "'%s': record %zu: %zu fields, expected %zu", r->path,
+				 r->line, r->nfield, r->fields);
+	if (parse_domain_cell(r, 3, &domain) < 0 || parse_u64_cell(r, 4, &v[0]) < 0 ||
+	    parse_u64_cell(r, 5, &v[1]) < 0 || parse_u64_cell(r, 7, &v[2]) < 0 ||
+	    parse_u64_cell(r, 8, &v[3]) < 0)
 		return -EINVAL;
 	const char *name = unguard(r->field[0]);
 	if (c->nevents && !strcmp(c->events[c->nevents - 1].name, name)) {
@@ -316,26 +376,25 @@ static int cmp_row(struct reader *r)
 		if (at < 0)
 			return vp_errorf(r->err, -ENOMEM, "out of memory");
 		e = &c->events[at];
-		e->present[0] = e->present[1] = 1;
 	}
-	/* capacity doubles: grown when the count reaches a power of two */
-	if (!(e->total_rows & (e->total_rows - 1))) {
-		size_t cap = e->total_rows ? 2 * e->total_rows : 1;
-		struct vp_cmp_row *rows = realloc(e->rows, cap * sizeof(*rows));
-		if (!rows)
-			return vp_errorf(r->err, -ENOMEM, "out of memory");
-		e->rows = rows;
-	}
-	row.symbol = vp_strpool_intern(c->pool, unguard(r->field[1]));
-	row.dso = vp_strpool_intern(c->pool, unguard(r->field[2]));
-	if (!row.symbol || !row.dso)
+	if (!(row = vp_cmp_event_add_row(c, e)))
 		return vp_errorf(r->err, -ENOMEM, "out of memory");
-	e->rows[e->total_rows++] = row;
-	e->nrows = e->total_rows;
-	/* A CSV holds no totals: the rows' sums stand in for them. */
+	row->symbol = vp_strpool_intern(c->pool, unguard(r->field[1]));
+	row->dso = vp_strpool_intern(c->pool, unguard(r->field[2]));
+	row->domain = domain;
+	if (!row->symbol || !row->dso)
+		return vp_errorf(r->err, -ENOMEM, "out of memory");
+	/* A CSV holds each side's sums, one run each, and no totals: the
+	 * rows' sums stand in for them. */
 	for (int s = 0; s < 2; s++) {
-		e->total_samples[s] += row.samples[s];
-		e->total_period[s] += row.period[s];
+		uint64_t ts = e->run_total_samples[s] + v[2 * s], tp = e->run_total_period[s] + v[2 * s + 1];
+		if (ts < e->run_total_samples[s] || tp < e->run_total_period[s])
+			return vp_errorf(r->err, -EINVAL, "'%s': record %zu: the event's sums overflow",
+					 r->path, r->line);
+		row->run_samples[s] = v[2 * s];
+		row->run_period[s] = v[2 * s + 1];
+		e->run_total_samples[s] = ts;
+		e->run_total_period[s] = tp;
 	}
 	return 0;
 }
@@ -343,7 +402,8 @@ static int cmp_row(struct reader *r)
 int vp_cmp_read_csv(const char *path, const char *data, size_t len, struct vp_comparison **out,
 		    struct vp_error *err)
 {
-	struct vp_comparison *c = vp_comparison_new();
+	static const size_t one[2] = { 1, 1 };
+	struct vp_comparison *c = vp_comparison_new(2, one);
 	struct reader r = { .path = path, .row = cmp_row, .ctx = c, .err = err };
 
 	*out = NULL;
@@ -357,9 +417,19 @@ int vp_cmp_read_csv(const char *path, const char *data, size_t len, struct vp_co
 	/* An event with nothing on one side was on that side only. */
 	for (size_t i = 0; i < c->nevents; i++)
 		for (int s = 0; s < 2; s++)
-			c->events[i].present[s] = c->events[i].total_samples[s] || c->events[i].total_period[s];
+			c->events[i].run_present[s] = c->events[i].run_total_samples[s] ||
+						      c->events[i].run_total_period[s];
 	c->label[0] = vp_strpool_intern(c->pool, "host");
 	c->label[1] = vp_strpool_intern(c->pool, "guest");
+	if (!c->label[0] || !c->label[1]) {
+		vp_comparison_free(c);
+		return vp_errorf(err, -ENOMEM, "out of memory");
+	}
+	if ((r.rc = vp_comparison_finish(c, err)) < 0) {
+		vp_error_prefix(err, "'%s'", path);
+		vp_comparison_free(c);
+		return r.rc;
+	}
 	*out = c;
 	return 0;
 }

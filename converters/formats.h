@@ -29,11 +29,19 @@ void vp_out_opts_init(struct vp_out_opts *o);
 #define VP_CSV_CMP_HEADER                                                                   \
 	"event,symbol,dso,domain,host_samples,host_period,host_share,guest_samples,"      \
 	"guest_period,guest_share,ratio,delta"
+/* ... and the statistics after them (a CSV without them is read too) */
+#define VP_CSV_CMP_STATS ",ratio_low,ratio_high,q_value,significant"
+/* K > 2 sides: one line per row and side after the baseline (side: its label). */
+#define VP_CSV_CMP_SIDES_HEADER                                                             \
+	"event,symbol,dso,domain,side,base_samples,base_period,base_share,side_samples,"   \
+	"side_period,side_share,ratio,delta,ratio_low,ratio_high,delta_low,delta_high,"     \
+	"p_value,q_value,significant"
 
 int vp_profile_write_csv(FILE *f, const struct vp_profile *p, const struct vp_out_opts *o);
 int vp_profile_write_xml(FILE *f, const struct vp_profile *p, const struct vp_out_opts *o);
 /* Comparisons: the rows each event shows (nrows); for a saved comparison cut
- * nothing (vp_comparison_rank with top 0 first). */
+ * nothing (vp_comparison_rank with top 0 first). CSV: two sides in
+ * VP_CSV_CMP_HEADER's columns, K > 2 in VP_CSV_CMP_SIDES_HEADER's. */
 int vp_cmp_write_csv(FILE *f, const struct vp_comparison *c, const struct vp_out_opts *o);
 int vp_cmp_write_xml(FILE *f, const struct vp_comparison *c, const struct vp_out_opts *o);
 /* Saved comparison XML: every row of the join, both sides' metadata. */
@@ -41,10 +49,11 @@ int vp_cmp_save_xml(FILE *f, const struct vp_comparison *c);
 
 /* Text tables for a terminal: report's (a heading naming input, then each
  * event's table with the key columns of keys, "dso,sym") and compare's (a
- * heading naming the two inputs, then each event's rows); tables sorted. */
+ * heading naming each side's input, inputs[nsides], then each event's
+ * rows); tables sorted. */
 int vp_profile_write_table(FILE *f, const struct vp_profile *p, const char *input, const char *keys,
 			   const struct vp_out_opts *o);
-int vp_cmp_write_table(FILE *f, const struct vp_comparison *c, const char *host, const char *guest,
+int vp_cmp_write_table(FILE *f, const struct vp_comparison *c, const char *const *inputs,
 		       const struct vp_out_opts *o);
 /* report --header: a perf.data file's metadata and event attributes. */
 int vp_perfdata_write_header(FILE *f, const char *path, struct vp_error *err);

@@ -1,4 +1,6 @@
-/* The comparison builder (see sides.h). */
+/* The comparison builder (see sides.h): every run of every side loaded on a
+ * small pool of threads, the runs of a side checked to be one experiment,
+ * the labels chosen, then one join. */
 #include "sides.h"
 
 #include <errno.h>
@@ -9,10 +11,7 @@
 
 #include "formats.h"
 
-#define MAX_SIDES 2	/* the join takes two sides today */
-
-/* The sides load at once: each is mostly one pass over its own file. */
-struct side_load {
+struct run_load {
 	const char *path;
 	struct vp_load_opts lo;
 	struct vp_profile *p;
@@ -20,37 +19,60 @@ struct side_load {
 	int rc;
 };
 
-static void *load_side(void *arg)
+/* The loads, taken in order by whichever thread is free. */
+struct load_pool {
+	struct run_load *runs;
+	size_t n, next;
+	pthread_mutex_t mu;
+};
+
+static void *load_worker(void *arg)
 {
-	struct side_load *s = arg;
-	s->rc = vp_load_profile(s->path, &s->lo, &s->p, &s->err);
-	return NULL;
+	struct load_pool *q = arg;
+
+	for (;;) {
+		pthread_mutex_lock(&q->mu);
+		size_t i = q->next < q->n ? q->next++ : q->n;
+		pthread_mutex_unlock(&q->mu);
+		if (i == q->n)
+			return NULL;
+		struct run_load *s = &q->runs[i];
+		s->rc = vp_load_profile(s->path, &s->lo, &s->p, &s->err);
+	}
 }
 
-/* Every side loaded; the first failure's error, in side order. */
-static int load_sides(struct side_load *s, size_t n, struct vp_error *err)
+/* Every run loaded; the first failure's error, in run order. Each load is
+ * mostly one pass over its own file, so as many run at once as there are
+ * CPUs; when the loads at once already keep every CPU busy, each reads on
+ * its own thread (a reader and a worker per load made twice as many threads
+ * as CPUs, and more CPU time for the same wall time). Standard input is read
+ * alone. */
+static int load_runs(struct run_load *s, size_t n, struct vp_error *err)
 {
-	pthread_t t[MAX_SIDES];
-	int started[MAX_SIDES] = { 0 }, files = 1, threaded = 0;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t workers = cpus > 0 ? (size_t)cpus : 1, started = 0;
+	struct load_pool q = { s, n, 0, PTHREAD_MUTEX_INITIALIZER };
+	pthread_t *t;
+	int files = 1;
 
 	for (size_t i = 0; i < n; i++)
 		files &= strcmp(s[i].path, "-") != 0;
-	/* Several loads at once already keep two CPUs busy: each reads on its
-	 * own thread (a reader and a worker per side made four, and compare
-	 * took more CPU for the same wall time). */
+	if (workers > n)
+		workers = n;
+	if (!files)
+		workers = 1;
 	for (size_t i = 0; i < n; i++)
-		s[i].lo.one_thread = files && sysconf(_SC_NPROCESSORS_ONLN) <= 2;
-	for (size_t i = 1; i < n && files; i++)
-		threaded |= started[i] = pthread_create(&t[i], NULL, load_side, &s[i]) == 0;
-	if (!threaded)	/* one after the other: each may use both CPUs */
+		s[i].lo.one_thread = workers > 1 && 2 * workers > (size_t)(cpus > 0 ? cpus : 1);
+	t = workers > 1 ? calloc(workers - 1, sizeof(*t)) : NULL;
+	for (size_t i = 0; t && i + 1 < workers; i++)
+		started += pthread_create(&t[started], NULL, load_worker, &q) == 0;
+	if (!started)	/* one after the other: each may use every CPU */
 		for (size_t i = 0; i < n; i++)
 			s[i].lo.one_thread = 0;
-	for (size_t i = 0; i < n; i++)
-		if (i == 0 || !started[i])
-			load_side(&s[i]);
-	for (size_t i = 1; i < n; i++)
-		if (started[i])
-			pthread_join(t[i], NULL);
+	load_worker(&q);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	free(t);
 	for (size_t i = 0; i < n; i++)
 		if (s[i].rc < 0) {
 			*err = s[i].err;
@@ -59,42 +81,153 @@ static int load_sides(struct side_load *s, size_t n, struct vp_error *err)
 	return 0;
 }
 
+static int same_events(const struct vp_profile *a, const struct vp_profile *b)
+{
+	if (a->ntables != b->ntables)
+		return 0;
+	for (size_t i = 0; i < a->ntables; i++)
+		if (!vp_profile_find(b, a->tables[i]->name))
+			return 0;
+	return 1;
+}
+
+/* Runs of one side are one experiment: say when they do not look like it. */
+static void check_side(const struct vp_side_spec *side, struct run_load *runs, const char *label)
+{
+	const struct vp_profile *first = runs[0].p;
+
+	for (size_t i = 1; i < side->npaths; i++) {
+		const struct vp_profile *p = runs[i].p;
+		const char *w0 = vp_meta_workload(&first->meta), *w = vp_meta_workload(&p->meta);
+		if (!same_events(first, p))
+			vp_warn("side '%s': '%s' and '%s' record different events: are they runs of one "
+				"experiment?", label, runs[0].path, runs[i].path);
+		if (w0 && w && strcmp(w0, w))
+			vp_warn("side '%s': '%s' and '%s' ran different commands: are they runs of one "
+				"experiment?", label, runs[0].path, runs[i].path);
+	}
+}
+
+/* A directory side's name: the directory's own (trailing slashes aside). */
+static const char *dir_label(const char *path, char *buf, size_t size)
+{
+	size_t n = strlen(path);
+	const char *slash;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	snprintf(buf, size, "%.*s", (int)n, path);
+	slash = strrchr(buf, '/');
+	return slash && slash[1] ? slash + 1 : buf;
+}
+
+/* The runs' common stored label, else NULL. */
+static const char *stored_label(const struct run_load *runs, size_t n)
+{
+	const char *l = runs[0].p->meta.label;
+
+	for (size_t i = 1; i < n && l; i++)
+		if (!runs[i].p->meta.label || strcmp(runs[i].p->meta.label, l))
+			l = NULL;
+	return l;
+}
+
+static int find_events(const struct vp_side_spec *sides, size_t nsides, const struct run_load *runs,
+		       size_t nruns, const struct vp_compare_opts *co, struct vp_error *err)
+{
+	for (size_t e = 0; co->events && co->events[e]; e++) {
+		size_t i = 0;
+		while (i < nruns && !vp_profile_find(runs[i].p, co->events[e]))
+			i++;
+		if (i < nruns)
+			continue;
+		if (nruns == 2 && nsides == 2)
+			return vp_errorf(err, -ENOENT, "no event '%s' in '%s' or '%s'", co->events[e],
+					 runs[0].path, runs[1].path);
+		return vp_errorf(err, -ENOENT, "no event '%s' in any input of the %zu sides",
+				 co->events[e], nsides);
+	}
+	(void)sides;
+	return 0;
+}
+
 int vp_comparison_build(const struct vp_side_spec *sides, size_t nsides,
 			const struct vp_compare_opts *co, struct vp_comparison **out,
 			struct vp_error *err)
 {
-	struct side_load s[MAX_SIDES] = { 0 };
-	int r;
+	size_t nruns = 0, *per = calloc(nsides ? nsides : 1, sizeof(*per));
+	struct run_load *runs = NULL;
+	const struct vp_profile **profiles = NULL;
+	const char **labels = calloc(nsides ? nsides : 1, sizeof(*labels));
+	char (*names)[256] = calloc(nsides ? nsides : 1, sizeof(*names));
+	struct vp_compare_opts opts = *co;
+	int r = 0;
 
 	*out = NULL;
-	if (nsides != MAX_SIDES)
-		return vp_errorf(err, -EINVAL, "comparing %zu sides: two are supported (a baseline "
-				 "and one other)", nsides);
-	for (size_t i = 0; i < nsides; i++) {
-		s[i].path = sides[i].path;
-		s[i].lo = sides[i].lo;
-	}
-	if ((r = load_sides(s, nsides, err)) < 0)
+	if (!per || !labels || !names) {
+		r = vp_errorf(err, -ENOMEM, "out of memory");
 		goto out;
-	for (size_t i = 0; i < nsides; i++)
-		if (!s[i].p->ntables)
-			vp_warn("'%s' holds no samples: every row is the other side's only", s[i].path);
-	for (size_t e = 0; co->events && co->events[e]; e++)
-		if (!vp_profile_find(s[0].p, co->events[e]) && !vp_profile_find(s[1].p, co->events[e])) {
-			r = vp_errorf(err, -ENOENT, "no event '%s' in '%s' or '%s'", co->events[e],
-				      s[0].path, s[1].path);
-			goto out;
+	}
+	if (nsides < 2) {
+		r = vp_errorf(err, -EINVAL, "comparing %zu sides: give two or more", nsides);
+		goto out;
+	}
+	for (size_t s = 0; s < nsides; s++)
+		nruns += per[s] = sides[s].npaths;
+	runs = calloc(nruns ? nruns : 1, sizeof(*runs));
+	profiles = calloc(nruns ? nruns : 1, sizeof(*profiles));
+	if (!runs || !profiles) {
+		r = vp_errorf(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t s = 0, k = 0; s < nsides; s++)
+		for (size_t i = 0; i < sides[s].npaths; i++, k++) {
+			runs[k].path = sides[s].paths[i];
+			runs[k].lo = sides[s].lo;
 		}
-	if ((r = vp_compare(s[0].p, s[1].p, co, out, err)) < 0)
+	if ((r = load_runs(runs, nruns, err)) < 0)
+		goto out;
+	for (size_t k = 0; k < nruns; k++) {
+		profiles[k] = runs[k].p;
+		if (!runs[k].p->ntables && nruns == 2 && nsides == 2)
+			vp_warn("'%s' holds no samples: every row is the other side's only", runs[k].path);
+		else if (!runs[k].p->ntables)
+			vp_warn("'%s' holds no samples", runs[k].path);
+	}
+	if ((r = find_events(sides, nsides, runs, nruns, co, err)) < 0)
+		goto out;
+	/* labels: --labels, LABEL=, the runs' own, a directory's name, a file's */
+	for (size_t s = 0, k = 0; s < nsides; k += per[s], s++) {
+		struct vp_profile_meta *m0 = &runs[k].p->meta;
+		labels[s] = co->label && co->label[s] ? co->label[s] : sides[s].label;
+		if (!labels[s])
+			labels[s] = stored_label(&runs[k], per[s]);
+		if (!labels[s] && sides[s].dir)
+			labels[s] = dir_label(sides[s].dir, names[s], sizeof(names[s]));
+		if (!labels[s] && m0->source)
+			labels[s] = dir_label(m0->source, names[s], sizeof(names[s]));
+		check_side(&sides[s], &runs[k], labels[s] ? labels[s] : sides[s].arg);
+	}
+	opts.label = labels;
+	if ((r = vp_compare_runs(profiles, per, nsides, &opts, out, err)) < 0)
 		goto out;
 	if (!(*out)->nevents) {
 		vp_comparison_free(*out);
 		*out = NULL;
-		r = vp_errorf(err, -EINVAL, "no events to compare in '%s' and '%s'", s[0].path,
-			      s[1].path);
+		if (nruns == 2 && nsides == 2)
+			r = vp_errorf(err, -EINVAL, "no events to compare in '%s' and '%s'", runs[0].path,
+				      runs[1].path);
+		else
+			r = vp_errorf(err, -EINVAL, "no events to compare in the inputs of the %zu sides",
+				      nsides);
 	}
 out:
-	for (size_t i = 0; i < nsides; i++)
-		vp_profile_free(s[i].p);
+	for (size_t k = 0; runs && k < nruns; k++)
+		vp_profile_free(runs[k].p);
+	free(runs);
+	free(profiles);
+	free(per);
+	free(labels);
+	free(names);
 	return r < 0 ? r : 0;
 }

@@ -1,8 +1,7 @@
-/* Text tables for a terminal, what report and compare print by default:
- * perf report's layout for a profile (overhead, samples, period, the key
- * columns), and per event the joined rows of a comparison with both sides,
- * the ratio and the difference of shares. Names from files are escaped
- * (text.h) and column widths are those of what is written. */
+/* Text tables for a terminal, what report prints by default: perf report's
+ * layout for a profile (overhead, samples, period, the key columns); a
+ * comparison's is in cmp_table.c. Names from files are escaped (text.h) and
+ * column widths are those of what is written. */
 #include "formats.h"
 
 #include <errno.h>
@@ -134,97 +133,5 @@ int vp_profile_write_table(FILE *f, const struct vp_profile *p, const char *inpu
 	fprintf(f, "'\n#\n");
 	for (size_t e = 0; e < p->ntables; e++)
 		write_table(f, p->tables[e], keys, o);
-	return ferror(f) ? -EIO : 0;
-}
-
-static void ratio_text(char *buf, size_t n, const struct vp_cmp_row *r, enum vp_value v)
-{
-	enum vp_ratio_kind k;
-	double x = vp_cmp_ratio(r, v, &k);
-
-	if (k == VP_RATIO_BOTH)
-		snprintf(buf, n, "%.2fx", x);
-	else
-		snprintf(buf, n, "%s", k == VP_RATIO_ONLY_HOST ? "only host" : k == VP_RATIO_ONLY_GUEST ? "only guest" : "-");
-}
-
-static int digits(uint64_t v)
-{
-	char b[32];
-	return snprintf(b, sizeof(b), "%" PRIu64, v);
-}
-
-static void write_event(FILE *f, const struct vp_comparison *c, const struct vp_cmp_event *e, int full)
-{
-	int sw[2] = { 7, 7 }, pw[2] = { 6, 6 }, rw = 5;
-	char buf[64];
-
-	for (size_t i = 0; i < e->nrows; i++)
-		for (int s = 0; s < 2; s++) {
-			if (digits(e->rows[i].samples[s]) > sw[s])
-				sw[s] = digits(e->rows[i].samples[s]);
-			if (digits(e->rows[i].period[s]) > pw[s])
-				pw[s] = digits(e->rows[i].period[s]);
-		}
-	for (size_t i = 0; i < e->nrows; i++) {
-		ratio_text(buf, sizeof(buf), &e->rows[i], c->value);
-		if ((int)strlen(buf) > rw)
-			rw = (int)strlen(buf);
-	}
-	/* names come from the files: escaped (text.h) */
-	fprintf(f, "# Event '");
-	vp_text_puts(f, e->name);
-	fprintf(f, "'");
-	if (!e->present[0] || !e->present[1]) {
-		fprintf(f, ": only in ");
-		vp_text_puts(f, e->present[0] ? c->label[0] : c->label[1]);
-	}
-	fprintf(f, "\n");
-	for (int s = 0; s < 2; s++)
-		if (e->present[s]) {
-			fprintf(f, "# %-6s ", s ? "guest" : "host");
-			vp_text_puts(f, c->label[s]);
-			fprintf(f, ": %" PRIu64 " samples, period %" PRIu64 "\n", e->total_samples[s],
-			       e->total_period[s]);
-		}
-	fprintf(f, "# Rows: %zu of %zu, ranked by %s %s\n#\n", e->nrows, e->total_rows,
-	       vp_rank_name(c->rank), c->value == VP_VALUE_SAMPLES ? "samples" : "period");
-	/* column heads carry the side labels */
-	for (int s = 0; s < 2; s++) {
-		int w = sw[s] + pw[s] + 7 + 4;	/* two gaps of 2, "100.00%" */
-		fprintf(f, "%s", s ? "  " : "# ");
-		vp_text_fit(f, c->label[s], w);
-	}
-	fprintf(f, "\n# ");
-	for (int s = 0; s < 2; s++)
-		fprintf(f, "%s%*s  %*s  %7s", s ? "  " : "", sw[s], "Samples", pw[s], "Period", "Share");
-	fprintf(f, "  %*s  %8s  Symbol\n", rw, "Ratio", "Delta pp");
-	for (size_t i = 0; i < e->nrows; i++) {
-		const struct vp_cmp_row *r = &e->rows[i];
-		fprintf(f, "  ");
-		for (int s = 0; s < 2; s++)
-			fprintf(f, "%s%*" PRIu64 "  %*" PRIu64 "  %6.2f%%", s ? "  " : "", sw[s], r->samples[s],
-			       pw[s], r->period[s], 100.0 * vp_cmp_share(e, r, s, c->value));
-		ratio_text(buf, sizeof(buf), r, c->value);
-		int n = full ? (int)strlen(r->symbol) : (int)vp_symbol_display_len(r->symbol);
-		fprintf(f, "  %*s  %+8.2f  [%c] ", rw, buf, vp_cmp_delta_pp(e, r, c->value),
-		       r->domain ? r->domain : '.');
-		vp_text_write(f, r->symbol, (size_t)n);
-		if (c->key & VP_KEY_DSO) {
-			fprintf(f, "  (");
-			vp_text_puts(f, r->dso ? vp_dso_short_name(r->dso) : "");
-			fprintf(f, ")");
-		}
-		fprintf(f, "\n");
-	}
-	fprintf(f, "\n");
-}
-
-int vp_cmp_write_table(FILE *f, const struct vp_comparison *c, const char *host, const char *guest,
-		       const struct vp_out_opts *o)
-{
-	fprintf(f, "# vmprof compare: %s = '%s', %s = '%s'\n#\n", c->label[0], host, c->label[1], guest);
-	for (size_t e = 0; e < c->nevents; e++)
-		write_event(f, c, &c->events[e], o->full_names);
 	return ferror(f) ? -EIO : 0;
 }

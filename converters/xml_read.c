@@ -238,12 +238,105 @@ out:
 	return 0;
 }
 
-static int read_cmp_event(struct xin *x, struct vp_comparison *c, xmlNodePtr n)
+/* A list attribute of exactly n counts ("3 0 7"). */
+static int get_list(struct xin *x, xmlNodePtr n, const char *name, uint64_t *v, size_t count)
+{
+	char *s = get(n, name), *p, *end;
+	size_t i = 0;
+	int r = 0;
+
+	if (!s)
+		return bad(x, n, "missing attribute", name);
+	for (p = s; r == 0; p = end) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (!*p)
+			break;
+		errno = 0;
+		if (*p == '-' || i == count)
+			r = bad(x, n, i == count ? "more counts than runs in attribute" : "not a count in attribute",
+				name);
+		else if ((v[i++] = strtoull(p, &end, 10), errno) || end == p ||
+			 (*end && *end != ' ' && *end != '\t' && *end != '\n' && *end != '\r'))
+			r = bad(x, n, "not a count in attribute", name);
+	}
+	if (r == 0 && i != count)
+		r = bad(x, n, "fewer counts than runs in attribute", name);
+	xmlFree(s);
+	return r;
+}
+
+/* An index attribute below limit. */
+static int get_index(struct xin *x, xmlNodePtr n, size_t limit, size_t *i)
+{
+	uint64_t v;
+	int r = get_u64(x, n, "index", &v, 1);
+
+	if (r == 0 && v >= limit)
+		r = bad(x, n, "index out of range in", (const char *)n->name);
+	*i = (size_t)v;
+	return r;
+}
+
+/* Version 1: two sides of one run, their values in the row's attributes. */
+static int read_row_v1(struct xin *x, struct vp_cmp_event *e, struct vp_cmp_row *row, xmlNodePtr k)
+{
+	int r;
+
+	if ((r = get_u64(x, k, "host-samples", &row->run_samples[0], 1)) < 0 ||
+	    (r = get_u64(x, k, "host-period", &row->run_period[0], 1)) < 0 ||
+	    (r = get_u64(x, k, "guest-samples", &row->run_samples[1], 1)) < 0 ||
+	    (r = get_u64(x, k, "guest-period", &row->run_period[1], 1)) < 0)
+		return r;
+	for (int s = 0; s < 2; s++)
+		if (row->run_samples[s] > e->run_total_samples[s] || row->run_period[s] > e->run_total_period[s])
+			return bad(x, k, "a row is larger than its event's total:", row->symbol);
+	return 0;
+}
+
+static int read_totals_v1(struct xin *x, struct vp_comparison *c, struct vp_cmp_event *e, xmlNodePtr n)
 {
 	static const char *const side[2] = { "host", "guest" };
+	int oom = 0, r = 0;
+
+	for (int s = 0; s < 2 && r >= 0; s++) {
+		char a[32];
+		snprintf(a, sizeof(a), "%s-name", side[s]);
+		e->side_name[s] = get_str(c->pool, n, a, &oom);
+		e->run_present[s] = e->side_name[s] != NULL;
+		snprintf(a, sizeof(a), "%s-samples", side[s]);
+		if ((r = get_u64(x, n, a, &e->run_total_samples[s], e->run_present[s])) < 0)
+			break;
+		snprintf(a, sizeof(a), "%s-period", side[s]);
+		r = get_u64(x, n, a, &e->run_total_period[s], e->run_present[s]);
+	}
+	return oom ? vp_errorf(x->err, -ENOMEM, "out of memory") : r;
+}
+
+/* Version 2: per side its event name, per run that recorded it its totals. */
+static int read_totals(struct xin *x, struct vp_comparison *c, struct vp_cmp_event *e, xmlNodePtr n)
+{
+	int oom = 0, r = 0;
+	size_t i;
+
+	for (xmlNodePtr k = n->children; k && r >= 0; k = k->next) {
+		if (is(k, "side") && (r = get_index(x, k, c->nsides, &i)) == 0)
+			e->side_name[i] = get_str(c->pool, k, "name", &oom);
+		else if (is(k, "run") && (r = get_index(x, k, c->nruns, &i)) == 0) {
+			if (e->run_present[i])
+				r = bad(x, k, "a run's totals given twice in event", e->name);
+			else if ((r = get_u64(x, k, "samples", &e->run_total_samples[i], 1)) == 0)
+				r = get_u64(x, k, "period", &e->run_total_period[i], 1);
+			e->run_present[i] = 1;
+		}
+	}
+	return oom ? vp_errorf(x->err, -ENOMEM, "out of memory") : r;
+}
+
+static int read_cmp_event(struct xin *x, struct vp_comparison *c, xmlNodePtr n, int version)
+{
 	int oom = 0, r = 0, at;
 	char *name = get(n, "name");
-	size_t nrows = 0;
 
 	if (!name)
 		return bad(x, n, "event without", "name");
@@ -252,44 +345,105 @@ static int read_cmp_event(struct xin *x, struct vp_comparison *c, xmlNodePtr n)
 	if (at < 0)
 		return vp_errorf(x->err, -ENOMEM, "out of memory");
 	struct vp_cmp_event *e = &c->events[at];
-	for (int s = 0; s < 2 && r >= 0; s++) {
-		char a[32];
-		snprintf(a, sizeof(a), "%s-name", side[s]);
-		e->side_name[s] = get_str(c->pool, n, a, &oom);
-		e->present[s] = e->side_name[s] != NULL;
-		snprintf(a, sizeof(a), "%s-samples", side[s]);
-		if ((r = get_u64(x, n, a, &e->total_samples[s], e->present[s])) < 0)
-			break;
-		snprintf(a, sizeof(a), "%s-period", side[s]);
-		r = get_u64(x, n, a, &e->total_period[s], e->present[s]);
-	}
-	for (xmlNodePtr k = n->children; k; k = k->next)
-		nrows += is(k, "row");
-	if (r >= 0 && !(e->rows = calloc(nrows ? nrows : 1, sizeof(*e->rows))))
-		r = vp_errorf(x->err, -ENOMEM, "out of memory");
+	r = version == 1 ? read_totals_v1(x, c, e, n) : read_totals(x, c, e, n);
 	for (xmlNodePtr k = n->children; k && r >= 0; k = k->next) {
 		if (!is(k, "row"))
 			continue;
-		struct vp_cmp_row *row = &e->rows[e->total_rows];
+		struct vp_cmp_row *row = vp_cmp_event_add_row(c, e);
+		if (!row)
+			return vp_errorf(x->err, -ENOMEM, "out of memory");
 		row->symbol = get_str(c->pool, k, "symbol", &oom);
 		row->dso = get_str(c->pool, k, "dso", &oom);
 		if (oom)
 			return vp_errorf(x->err, -ENOMEM, "out of memory");
 		if (!row->symbol)
 			return bad(x, k, "row without", "symbol");
-		if ((r = get_domain(x, k, &row->domain)) < 0 ||
-		    (r = get_u64(x, k, "host-samples", &row->samples[0], 1)) < 0 ||
-		    (r = get_u64(x, k, "host-period", &row->period[0], 1)) < 0 ||
-		    (r = get_u64(x, k, "guest-samples", &row->samples[1], 1)) < 0 ||
-		    (r = get_u64(x, k, "guest-period", &row->period[1], 1)) < 0)
+		if ((r = get_domain(x, k, &row->domain)) < 0)
 			break;
-		for (int s = 0; s < 2; s++)
-			if (row->samples[s] > e->total_samples[s] || row->period[s] > e->total_period[s])
-				return bad(x, k, "a row is larger than its event's total:", row->symbol);
-		e->total_rows++;
+		if (version == 1)
+			r = read_row_v1(x, e, row, k);
+		else if ((r = get_list(x, k, "run-samples", row->run_samples, c->nruns)) == 0)
+			r = get_list(x, k, "run-period", row->run_period, c->nruns);
 	}
-	e->nrows = e->total_rows;
 	return r;
+}
+
+/* The sides and their runs: counted first, so the comparison is made to size. */
+static struct vp_comparison *read_sides(struct xin *x, xmlNodePtr top, int version, int *r)
+{
+	size_t nsides = 0, *runs = NULL, s;
+	struct vp_comparison *c = NULL;
+	int oom = 0;
+
+	for (xmlNodePtr n = top->children; n; n = n->next)
+		nsides += is(n, "side");
+	if (nsides < 2 || (version == 1 && nsides != 2)) {
+		*r = bad(x, top, version == 1 ? "a comparison has two sides: host and guest" :
+			 "a comparison has two sides or more", NULL);
+		return NULL;
+	}
+	if (!(runs = calloc(nsides, sizeof(*runs)))) {
+		*r = vp_errorf(x->err, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	for (xmlNodePtr n = top->children; n && *r >= 0; n = n->next) {
+		if (!is(n, "side"))
+			continue;
+		if (version == 1) {
+			char *w = get(n, "which");
+			int sd = w && !strcmp(w, "host") ? 0 : w && !strcmp(w, "guest") ? 1 : -1;
+			xmlFree(w);
+			if (sd < 0)
+				*r = bad(x, n, "side is not 'host' or 'guest'", NULL);
+			else if (runs[sd]++)
+				*r = bad(x, n, "side given twice:", sd ? "guest" : "host");
+			continue;
+		}
+		if ((*r = get_index(x, n, nsides, &s)) < 0)
+			break;
+		if (runs[s])
+			*r = bad(x, n, "side given twice", NULL);
+		for (xmlNodePtr m = n->children; m; m = m->next)
+			runs[s] += is(m, "run");
+		if (*r >= 0 && !runs[s])
+			*r = bad(x, n, "side without runs", NULL);
+	}
+	if (*r >= 0 && !(c = vp_comparison_new(nsides, runs)))
+		*r = vp_errorf(x->err, -ENOMEM, "out of memory");
+	for (xmlNodePtr n = top->children; n && *r >= 0; n = n->next) {
+		if (!is(n, "side"))
+			continue;
+		char *w = version == 1 ? get(n, "which") : NULL;
+		if (version == 1)
+			s = !strcmp(w, "guest");
+		else
+			get_index(x, n, nsides, &s);
+		xmlFree(w);
+		c->label[s] = get_str(c->pool, n, "label", &oom);
+		size_t k = c->first_run[s];
+		for (xmlNodePtr m = n->children; m && *r >= 0; m = m->next) {
+			xmlNodePtr meta = NULL;
+			if (version == 1 && is(m, "meta"))
+				meta = m;
+			for (xmlNodePtr mm = version == 2 && is(m, "run") ? m->children : NULL; mm; mm = mm->next)
+				if (is(mm, "meta"))
+					meta = mm;
+			if (meta)
+				*r = read_meta(x, meta, &c->run_meta[k], c->pool);
+			k += version == 2 && is(m, "run");
+		}
+		if (*r >= 0 && !c->label[s] &&
+		    !(c->label[s] = vp_strpool_intern(c->pool, s == 0 ? "host" : s == 1 ? "guest" : "side")))
+			oom = 1;
+	}
+	if (*r >= 0 && oom)
+		*r = vp_errorf(x->err, -ENOMEM, "out of memory");
+	free(runs);
+	if (*r < 0) {
+		vp_comparison_free(c);
+		return NULL;
+	}
+	return c;
 }
 
 int vp_cmp_read_xml(const char *path, const char *data, size_t len, struct vp_comparison **out,
@@ -299,17 +453,21 @@ int vp_cmp_read_xml(const char *path, const char *data, size_t len, struct vp_co
 	struct vp_comparison *c = NULL;
 	xmlDocPtr doc = parse(&x, data, len, "vmprof-comparison");
 	xmlNodePtr top;
-	int r = 0, oom = 0;
+	int r = 0, version = 1;
 	char *s;
 
 	*out = NULL;
 	if (!doc)
 		return -EINVAL;
-	if (!(c = vp_comparison_new())) {
-		r = vp_errorf(err, -ENOMEM, "out of memory");
-		goto out;
-	}
 	top = xmlDocGetRootElement(doc);
+	if ((s = get(top, "version"))) {
+		version = !strcmp(s, "1") ? 1 : !strcmp(s, "2") ? 2 : 0;
+		if (!version)
+			r = bad(&x, top, "unknown version (1 and 2 are read):", s);
+		xmlFree(s);
+	}
+	if (r < 0 || !(c = read_sides(&x, top, version, &r)))
+		goto out;
 	c->key = VP_KEY_SYM;
 	if ((s = get(top, "key"))) {
 		if (vp_key_parse(s, &c->key) < 0 || !(c->key & VP_KEY_SYM))
@@ -328,28 +486,14 @@ int vp_cmp_read_xml(const char *path, const char *data, size_t len, struct vp_co
 			r = bad(&x, top, "unknown rank", s);
 		xmlFree(s);
 	}
-	for (xmlNodePtr n = top->children; n && r >= 0; n = n->next) {
-		if (is(n, "side")) {
-			char *w = get(n, "which");
-			int sd = w && !strcmp(w, "host") ? 0 : w && !strcmp(w, "guest") ? 1 : -1;
-			xmlFree(w);
-			if (sd < 0) {
-				r = bad(&x, n, "side is not 'host' or 'guest'", NULL);
-				break;
-			}
-			c->label[sd] = get_str(c->pool, n, "label", &oom);
-			for (xmlNodePtr m = n->children; m && r >= 0; m = m->next)
-				if (is(m, "meta"))
-					r = read_meta(&x, m, &c->meta[sd], c->pool);
-		} else if (is(n, "event")) {
-			r = read_cmp_event(&x, c, n);
-		}
-	}
-	if (r >= 0 && oom)
-		r = vp_errorf(err, -ENOMEM, "out of memory");
-	for (int sd = 0; sd < 2 && r >= 0; sd++)
-		if (!c->label[sd])
-			c->label[sd] = vp_strpool_intern(c->pool, sd ? "guest" : "host");
+	if (r >= 0 && (r = get_double(&x, top, "alpha", &c->alpha)) >= 0 &&
+	    !(c->alpha > 0 && c->alpha < 1))
+		r = bad(&x, top, "alpha is not between 0 and 1", NULL);
+	for (xmlNodePtr n = top->children; n && r >= 0; n = n->next)
+		if (is(n, "event"))
+			r = read_cmp_event(&x, c, n, version);
+	if (r >= 0 && (r = vp_comparison_finish(c, err)) < 0)
+		vp_error_prefix(err, "'%s'", path);
 out:
 	xmlFreeDoc(doc);
 	if (r < 0) {

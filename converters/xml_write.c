@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,7 +125,7 @@ struct xml_out {
 	xmlTextWriterPtr w;
 };
 
-static int xml_begin(struct xml_out *x, const char *root)
+static int xml_begin(struct xml_out *x, const char *root, const char *version)
 {
 	x->buf = xmlBufferCreate();
 	x->w = x->buf ? xmlNewTextWriterMemory(x->buf, 0) : NULL;
@@ -136,7 +137,7 @@ static int xml_begin(struct xml_out *x, const char *root)
 	xmlTextWriterSetIndentString(x->w, BAD_CAST "  ");
 	xmlTextWriterStartDocument(x->w, NULL, "UTF-8", NULL);
 	xmlTextWriterStartElement(x->w, BAD_CAST root);
-	xmlTextWriterWriteAttribute(x->w, BAD_CAST "version", BAD_CAST "1");
+	xmlTextWriterWriteAttribute(x->w, BAD_CAST "version", BAD_CAST version);
 	return 0;
 }
 
@@ -161,7 +162,7 @@ int vp_profile_write_xml(FILE *f, const struct vp_profile *p, const struct vp_ou
 {
 	struct xml_out x;
 
-	if (xml_begin(&x, "vmprof-profile") < 0)
+	if (xml_begin(&x, "vmprof-profile", "1") < 0)
 		return -ENOMEM;
 	attr(x.w, "value", o->value == VP_VALUE_SAMPLES ? "samples" : "period");
 	write_meta(x.w, &p->meta);
@@ -194,13 +195,156 @@ int vp_profile_write_xml(FILE *f, const struct vp_profile *p, const struct vp_ou
 	return xml_end(&x, f);
 }
 
+/* n numbers as an XML list ("3 0 7"). */
+static int attr_list(xmlTextWriterPtr w, const char *name, const uint64_t *v, size_t n)
+{
+	char *buf = malloc(n * 21 + 1), *p = buf;
+	int r;
+
+	if (!buf)
+		return -1;
+	*p = '\0';
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, i ? " %" PRIu64 : "%" PRIu64, v[i]);
+	r = xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST buf);
+	free(buf);
+	return r;
+}
+
+static const char *side_role(const struct vp_comparison *c, size_t s)
+{
+	if (c->nsides == 2)
+		return s ? "guest" : "host";
+	return s ? "side" : "base";
+}
+
+static void write_sides(xmlTextWriterPtr w, const struct vp_comparison *c)
+{
+	for (size_t s = 0; s < c->nsides; s++) {
+		xmlTextWriterStartElement(w, BAD_CAST "side");
+		attr(w, "which", side_role(c, s));
+		attr_u64(w, "index", s);
+		attr(w, "label", c->label[s] ? c->label[s] : side_role(c, s));
+		attr_u64(w, "runs", vp_cmp_side_runs(c, s));
+		for (size_t k = c->first_run[s]; k < c->first_run[s + 1]; k++) {
+			xmlTextWriterStartElement(w, BAD_CAST "run");
+			attr_u64(w, "index", k);
+			write_meta(w, &c->run_meta[k]);
+			xmlTextWriterEndElement(w);
+		}
+		xmlTextWriterEndElement(w);
+	}
+}
+
+/* An event's totals: per side (sums over its runs) and per run. */
+static void write_totals(xmlTextWriterPtr w, const struct vp_comparison *c, const struct vp_cmp_event *ev)
+{
+	for (size_t s = 0; s < c->nsides; s++) {
+		if (!ev->present[s])
+			continue;
+		xmlTextWriterStartElement(w, BAD_CAST "side");
+		attr_u64(w, "index", s);
+		attr(w, "name", ev->side_name[s] ? ev->side_name[s] : ev->name);
+		attr_u64(w, "runs", ev->nruns[s]);
+		attr_u64(w, "samples", ev->total_samples[s]);
+		attr_u64(w, "period", ev->total_period[s]);
+		xmlTextWriterEndElement(w);
+	}
+	for (size_t k = 0; k < c->nruns; k++) {
+		if (!ev->run_present[k])
+			continue;
+		xmlTextWriterStartElement(w, BAD_CAST "run");
+		attr_u64(w, "index", k);
+		attr_u64(w, "samples", ev->run_total_samples[k]);
+		attr_u64(w, "period", ev->run_total_period[k]);
+		xmlTextWriterEndElement(w);
+	}
+}
+
+static void write_ratio(xmlTextWriterPtr w, const struct vp_comparison *c, const struct vp_cmp_event *ev,
+			const struct vp_cmp_row *r, size_t s)
+{
+	enum vp_ratio_kind k;
+	double ratio = vp_cmp_ratio(ev, r, s, c->value, &k);
+
+	if (k == VP_RATIO_BOTH)
+		attr_f(w, "ratio", "%.6f", ratio);
+	else if (c->nsides == 2)
+		attr(w, "only", k == VP_RATIO_ONLY_HOST ? "host" : "guest");
+	else
+		attr(w, "only", k == VP_RATIO_ONLY_HOST ? "base" : "side");
+	attr_f(w, "delta", "%.6f", vp_cmp_delta_pp(ev, r, s, c->value));
+}
+
+/* A statistic in full; XML Schema spells infinity INF. */
+static int attr_stat(xmlTextWriterPtr w, const char *name, double v)
+{
+	if (isinf(v))
+		return attr(w, name, v > 0 ? "INF" : "-INF");
+	return attr_f(w, name, "%.12g", v);
+}
+
+/* Side s's statistics: the four of CSV's two-side columns, or (all) every one. */
+static void write_stats(xmlTextWriterPtr w, const struct vp_cmp_event *ev, const struct vp_cmp_row *r,
+			size_t s, int all)
+{
+	const struct vp_stat_result *st = vp_cmp_stat(ev, r, s);
+
+	if (!st)
+		return;
+	attr_stat(w, "ratio-low", st->ratio_lo);
+	attr_stat(w, "ratio-high", st->ratio_hi);
+	if (all) {
+		attr_stat(w, "delta-low", st->delta_lo);
+		attr_stat(w, "delta-high", st->delta_hi);
+		attr_stat(w, "p-value", st->p);
+	}
+	attr_stat(w, "q-value", st->q);
+	attr(w, "significant", st->significant ? "1" : "0");
+	if (all)
+		attr(w, "basis", st->basis == VP_STAT_RUNS ? "runs" : "sampling");
+}
+
+static void write_row(xmlTextWriterPtr w, const struct vp_comparison *c, const struct vp_cmp_event *ev,
+		      const struct vp_cmp_row *r, int full)
+{
+	char d[2] = { dom(r->domain), 0 };
+
+	xmlTextWriterStartElement(w, BAD_CAST "row");
+	write_symbol(w, r->symbol, full);
+	attr(w, "dso", r->dso ? r->dso : "");
+	attr(w, "domain", d);
+	if (c->nsides == 2) {	/* the two sides' columns as before runs */
+		attr_u64(w, "host-samples", r->samples[0]);
+		attr_u64(w, "host-period", r->period[0]);
+		attr_u64(w, "guest-samples", r->samples[1]);
+		attr_u64(w, "guest-period", r->period[1]);
+		write_ratio(w, c, ev, r, VP_GUEST);
+		write_stats(w, ev, r, VP_GUEST, 0);
+	}
+	attr_list(w, "run-samples", r->run_samples, c->nruns);
+	attr_list(w, "run-period", r->run_period, c->nruns);
+	for (size_t s = 0; s < c->nsides; s++) {
+		xmlTextWriterStartElement(w, BAD_CAST "side");
+		attr_u64(w, "index", s);
+		attr_u64(w, "samples", r->samples[s]);
+		attr_u64(w, "period", r->period[s]);
+		attr_f(w, "share", "%.9f", vp_cmp_share(ev, r, s, c->value));
+		if (s) {
+			write_ratio(w, c, ev, r, s);
+			write_stats(w, ev, r, s, 1);
+		}
+		xmlTextWriterEndElement(w);
+	}
+	xmlTextWriterEndElement(w);
+}
+
 static int write_cmp(FILE *f, const struct vp_comparison *c, const struct vp_out_opts *o, int all)
 {
-	static const char *const side[2] = { "host", "guest" };
 	struct xml_out x;
 	char key[32] = "sym";
 
-	if (xml_begin(&x, "vmprof-comparison") < 0)
+	if (xml_begin(&x, "vmprof-comparison", "2") < 0)
 		return -ENOMEM;
 	if (c->key & VP_KEY_DSO)
 		strcat(key, ",dso");
@@ -209,13 +353,8 @@ static int write_cmp(FILE *f, const struct vp_comparison *c, const struct vp_out
 	attr(x.w, "key", key);
 	attr(x.w, "value", c->value == VP_VALUE_SAMPLES ? "samples" : "period");
 	attr(x.w, "rank", vp_rank_name(c->rank));
-	for (int s = 0; s < 2; s++) {
-		xmlTextWriterStartElement(x.w, BAD_CAST "side");
-		attr(x.w, "which", side[s]);
-		attr(x.w, "label", c->label[s] ? c->label[s] : side[s]);
-		write_meta(x.w, &c->meta[s]);
-		xmlTextWriterEndElement(x.w);
-	}
+	attr_f(x.w, "alpha", "%.12g", c->alpha);
+	write_sides(x.w, c);
 	for (size_t e = 0; e < c->nevents; e++) {
 		const struct vp_cmp_event *ev = &c->events[e];
 		size_t rows = all ? ev->total_rows : ev->nrows;
@@ -223,39 +362,27 @@ static int write_cmp(FILE *f, const struct vp_comparison *c, const struct vp_out
 			continue;
 		xmlTextWriterStartElement(x.w, BAD_CAST "event");
 		attr(x.w, "name", ev->name);
-		for (int s = 0; s < 2; s++) {
-			char a[32];
-			if (!ev->present[s])
-				continue;
-			snprintf(a, sizeof(a), "%s-name", side[s]);
-			attr(x.w, a, ev->side_name[s] ? ev->side_name[s] : ev->name);
-			snprintf(a, sizeof(a), "%s-samples", side[s]);
-			attr_u64(x.w, a, ev->total_samples[s]);
-			snprintf(a, sizeof(a), "%s-period", side[s]);
-			attr_u64(x.w, a, ev->total_period[s]);
+		if (c->nsides == 2) {	/* the two sides' totals as before runs */
+			for (size_t s = 0; s < 2; s++) {
+				char a[32];
+				const char *role = side_role(c, s);
+				if (!ev->present[s])
+					continue;
+				snprintf(a, sizeof(a), "%s-name", role);
+				attr(x.w, a, ev->side_name[s] ? ev->side_name[s] : ev->name);
+				snprintf(a, sizeof(a), "%s-samples", role);
+				attr_u64(x.w, a, ev->total_samples[s]);
+				snprintf(a, sizeof(a), "%s-period", role);
+				attr_u64(x.w, a, ev->total_period[s]);
+			}
 		}
 		attr_u64(x.w, "rows", ev->total_rows);
-		for (size_t i = 0; i < rows; i++) {
-			const struct vp_cmp_row *r = &ev->rows[i];
-			char d[2] = { dom(r->domain), 0 };
-			enum vp_ratio_kind k;
-			double ratio = vp_cmp_ratio(r, c->value, &k);
-			xmlTextWriterStartElement(x.w, BAD_CAST "row");
+		if (ev->noise_floor >= 0)
+			attr_u64(x.w, "noise-floor", (uint64_t)ev->noise_floor);
+		write_totals(x.w, c, ev);
+		for (size_t i = 0; i < rows; i++)
 			/* a saved comparison keeps names whole: the chart shortens them */
-			write_symbol(x.w, r->symbol, all || (o && o->full_names));
-			attr(x.w, "dso", r->dso ? r->dso : "");
-			attr(x.w, "domain", d);
-			attr_u64(x.w, "host-samples", r->samples[0]);
-			attr_u64(x.w, "host-period", r->period[0]);
-			attr_u64(x.w, "guest-samples", r->samples[1]);
-			attr_u64(x.w, "guest-period", r->period[1]);
-			if (k == VP_RATIO_BOTH)
-				attr_f(x.w, "ratio", "%.6f", ratio);
-			else
-				attr(x.w, "only", k == VP_RATIO_ONLY_HOST ? "host" : "guest");
-			attr_f(x.w, "delta", "%.6f", vp_cmp_delta_pp(ev, r, c->value));
-			xmlTextWriterEndElement(x.w);
-		}
+			write_row(x.w, c, ev, &ev->rows[i], all || (o && o->full_names));
 		xmlTextWriterEndElement(x.w);
 	}
 	return xml_end(&x, f);

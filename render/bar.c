@@ -5,7 +5,6 @@
  * than two orders of magnitude. */
 #include "render_internal.h"
 
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +55,7 @@ int vp_draw_bar(struct canvas *c, const struct vp_comparison *cmp, const struct 
 	vp_font(cr, 11, 0);
 	for (int s = 0; s < 2; s++) {
 		char tot[32];
-		vp_format_count((double)vp_cmp_total(e, s, cmp->value), tot, sizeof(tot));
+		vp_format_count(vp_cmp_mean_total(e, s, cmp->value), tot, sizeof(tot));
 		snprintf(buf, sizeof(buf), "%s: %s %s%s", cmp->label[s], tot, what,
 			 e->present[s] ? "" : " (event not recorded)");
 		vp_set_rgb(cr, vp_side_rgb(s));
@@ -77,11 +76,11 @@ int vp_draw_bar(struct canvas *c, const struct vp_comparison *cmp, const struct 
 	vp_font(cr, 11, 1);
 	for (size_t i = 0; i < n; i++) {
 		const struct vp_cmp_row *r = &e->rows[i];
-		vp_format_ratio(r, cmp->value, buf, sizeof(buf));
+		vp_format_ratio(e, r, VP_GUEST, cmp->value, buf, sizeof(buf));
 		if (vp_text_width(cr, buf) > ratio_w)
 			ratio_w = vp_text_width(cr, buf);
 		for (int s = 0; s < 2; s++) {
-			double v = (double)vp_cmp_value(r, s, cmp->value);
+			double v = vp_cmp_mean(e, r, s, cmp->value);
 			if (v > max)
 				max = v;
 			if (v > 0 && (min == 0 || v < min))
@@ -131,19 +130,19 @@ int vp_draw_bar(struct canvas *c, const struct vp_comparison *cmp, const struct 
 		vp_text(c, labels[i], a.x0 - 10, by + band / 2 + 4, 1);
 
 		for (int s = 0; s < 2; s++) {
-			double v = (double)vp_cmp_value(r, s, cmp->value), share = vp_cmp_share(e, r, s, cmp->value);
+			double v = vp_cmp_mean(e, r, s, cmp->value), share = vp_cmp_share(e, r, s, cmp->value);
 			double bh = band * 0.36, bt = by + band * (s ? 0.5 : 0.12);
 			double x = vp_axis_pos(&a, v);
 			struct mark m = { .kind = MARK_BAR, .x = a.x0, .y = bt, .w = x - a.x0, .h = bh,
 					  .side = s, .value = v };
-			char cnt[32], sh[16];
+			char cnt[32], sh[16], vals[160];
 
 			vp_set_rgb(cr, vp_side_rgb(s));
 			cairo_rectangle(cr, a.x0, bt, x - a.x0, bh);
 			cairo_fill(cr);
-			vp_marks_add(c->marks, &m, "%s\n%s [%c]\n%s: %" PRIu64 " samples, period %" PRIu64
-				     " (%.3f%% of its %s %s)", sym, r->dso ? r->dso : "?",
-				     r->domain ? r->domain : '.', cmp->label[s], r->samples[s], r->period[s],
+			vp_format_side_values(e, r, s, vals, sizeof(vals));
+			vp_marks_add(c->marks, &m, "%s\n%s [%c]\n%s: %s (%.3f%% of its %s %s)", sym,
+				     r->dso ? r->dso : "?", r->domain ? r->domain : '.', cmp->label[s], vals,
 				     100 * share, e->name, what);
 			vp_font(cr, 10, 0);
 			vp_set_rgb(cr, &vp_ink_rgb);
@@ -160,7 +159,7 @@ int vp_draw_bar(struct canvas *c, const struct vp_comparison *cmp, const struct 
 		noisy |= noise;
 		vp_font(cr, 11, 1);
 		vp_set_rgb(cr, noise ? &vp_muted_rgb : &vp_ink_rgb);
-		vp_format_ratio(r, cmp->value, buf, sizeof(buf));
+		vp_format_ratio(e, r, VP_GUEST, cmp->value, buf, sizeof(buf));
 		vp_text(c, buf, c->w - 16, by + band / 2 + 4, 1);
 	}
 	free(labels);

@@ -5,7 +5,6 @@
  * legend with both shares, each run's total in its centre. */
 #include "render_internal.h"
 
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,8 +50,8 @@ static void donut(struct canvas *c, const struct vp_comparison *cmp, const struc
 {
 	cairo_t *cr = c->cr;
 	const char *what = vp_value_name(cmp);
-	double total = (double)vp_cmp_total(e, s, cmp->value), a = -M_PI / 2, rest = total;
-	char buf[64];
+	double total = vp_cmp_mean_total(e, s, cmp->value), a = -M_PI / 2, rest = total;
+	char buf[64], vals[160];
 
 	if (total <= 0) {	/* nothing to divide: an empty ring that says so */
 		vp_set_rgb(cr, &vp_grid_rgb);
@@ -70,7 +69,7 @@ static void donut(struct canvas *c, const struct vp_comparison *cmp, const struc
 	}
 	for (size_t i = 0; i <= k; i++) {
 		int other = i == k;
-		double v = other ? rest : (double)vp_cmp_value(&e->rows[i], s, cmp->value);
+		double v = other ? rest : vp_cmp_mean(e, &e->rows[i], s, cmp->value);
 		double share = v / total;
 		double a1 = a + share * 2 * M_PI;
 		struct mark m = { .kind = MARK_SLICE, .cx = cx, .cy = cy, .r0 = R * 0.55, .r1 = R,
@@ -93,12 +92,14 @@ static void donut(struct canvas *c, const struct vp_comparison *cmp, const struc
 			vp_marks_add(c->marks, &m, "other: %zu functions outside the %zu named\n%s: %.0f %s "
 				     "(%.3f%% of its %s %s)", e->total_rows > k ? e->total_rows - k : 0, k,
 				     cmp->label[s], v, what, 100 * share, e->name, what);
-		else
-			vp_marks_add(c->marks, &m, "%s\n%s [%c]\n%s: %" PRIu64 " samples, period %" PRIu64
-				     " (%.3f%% of its %s %s)", e->rows[i].symbol ? e->rows[i].symbol : "[unknown]",
+		else {
+			vp_format_side_values(e, &e->rows[i], s, vals, sizeof(vals));
+			vp_marks_add(c->marks, &m, "%s\n%s [%c]\n%s: %s (%.3f%% of its %s %s)",
+				     e->rows[i].symbol ? e->rows[i].symbol : "[unknown]",
 				     e->rows[i].dso ? e->rows[i].dso : "?",
-				     e->rows[i].domain ? e->rows[i].domain : '.', cmp->label[s],
-				     e->rows[i].samples[s], e->rows[i].period[s], 100 * share, e->name, what);
+				     e->rows[i].domain ? e->rows[i].domain : '.', cmp->label[s], vals,
+				     100 * share, e->name, what);
+		}
 		if (share >= LABEL_MIN_SHARE) {
 			double mid = (a + a1) / 2, ca = cos(mid), sa = sin(mid);
 			vp_set_rgb(cr, &vp_ink_rgb);

@@ -11,21 +11,10 @@ const char *vp_value_name(const struct vp_comparison *cmp)
 	return cmp->value == VP_VALUE_SAMPLES ? "samples" : "period";
 }
 
-/* The command recorded, without the recorder's own options ("perf record -g -- ./a" -> "./a"). */
-static const char *workload(const struct vp_profile_meta *m)
-{
-	const char *s = m->cmdline, *dd;
-
-	if (!s || !*s)
-		return NULL;
-	dd = strstr(s, " -- ");
-	return dd ? dd + 4 : s;
-}
-
 void vp_chart_title(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
 		    const struct vp_chart_opts *o, char *buf, size_t size)
 {
-	const char *w0 = workload(&cmp->meta[0]), *w1 = workload(&cmp->meta[1]);
+	const char *w0 = vp_meta_workload(&cmp->meta[0]), *w1 = vp_meta_workload(&cmp->meta[1]);
 	const char *w = w0 && w1 && strcmp(w0, w1) ? NULL : w0 ? w0 : w1;
 
 	if (o->title)
@@ -60,8 +49,11 @@ double vp_draw_heading(struct canvas *c, const struct vp_comparison *cmp, const 
 	/* labels come from the files: the first part may already fill sub */
 	if (n < sizeof(sub) && e->side_name[0] && e->side_name[1] &&
 	    strcmp(e->side_name[0], e->side_name[1]))
-		snprintf(sub + n, sizeof(sub) - n, "; events differ: %s %s, %s %s", cmp->label[0],
-			 e->side_name[0], cmp->label[1], e->side_name[1]);
+		n += (size_t)snprintf(sub + n, sizeof(sub) - n, "; events differ: %s %s, %s %s",
+				      cmp->label[0], e->side_name[0], cmp->label[1], e->side_name[1]);
+	/* the charts draw two sides so far: say which when there are more */
+	if (n < sizeof(sub) && cmp->nsides > 2)
+		snprintf(sub + n, sizeof(sub) - n, "; showing the first 2 of %zu sides", cmp->nsides);
 	vp_font(cr, 11, 0);
 	vp_set_rgb(cr, &vp_ink_rgb);
 	vp_fit(cr, sub, c->w - 32, fit, sizeof(fit));

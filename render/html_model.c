@@ -9,8 +9,7 @@
 
 size_t vp_hm_nsides(const struct vp_comparison *c)
 {
-	(void)c;
-	return 2;
+	return c->nsides;
 }
 
 const char *vp_hm_label(const struct vp_comparison *c, size_t side)
@@ -25,9 +24,7 @@ const struct vp_profile_meta *vp_hm_meta(const struct vp_comparison *c, size_t s
 
 size_t vp_hm_runs(const struct vp_comparison *c, size_t side)
 {
-	(void)c;
-	(void)side;
-	return 1;
+	return vp_cmp_side_runs(c, side);
 }
 
 uint64_t vp_hm_samples(const struct vp_cmp_row *r, size_t side)
@@ -58,26 +55,25 @@ const char *vp_hm_event_name(const struct vp_cmp_event *e, size_t side)
 double vp_hm_share(const struct vp_comparison *c, const struct vp_cmp_event *e,
 		   const struct vp_cmp_row *r, size_t side)
 {
-	return vp_cmp_share(e, r, (enum vp_side)side, c->value);
+	return vp_cmp_share(e, r, side, c->value);
 }
 
 double vp_hm_ratio(const struct vp_comparison *c, const struct vp_cmp_event *e,
 		   const struct vp_cmp_row *r, size_t side, char *csv, size_t size)
 {
 	enum vp_ratio_kind k;
-	double x = vp_cmp_ratio(r, c->value, &k);
+	double x = vp_cmp_ratio(e, r, side, c->value, &k);
 
-	(void)e;
-	(void)side;
+	/* compare's CSV: "only base" and "only side" with more than two sides */
 	switch (k) {
 	case VP_RATIO_BOTH:
 		snprintf(csv, size, "%.6f", x);
 		return x;
 	case VP_RATIO_ONLY_HOST:
-		snprintf(csv, size, "only host");
+		snprintf(csv, size, "%s", c->nsides == 2 ? "only host" : "only base");
 		return 0;
 	case VP_RATIO_ONLY_GUEST:
-		snprintf(csv, size, "only guest");
+		snprintf(csv, size, "%s", c->nsides == 2 ? "only guest" : "only side");
 		return INFINITY;
 	default:
 		snprintf(csv, size, "%s", "");
@@ -88,38 +84,31 @@ double vp_hm_ratio(const struct vp_comparison *c, const struct vp_cmp_event *e,
 double vp_hm_delta_pp(const struct vp_comparison *c, const struct vp_cmp_event *e,
 		      const struct vp_cmp_row *r, size_t side)
 {
-	(void)side;
-	return vp_cmp_delta_pp(e, r, c->value);
+	return vp_cmp_delta_pp(e, r, side, c->value);
+}
+
+const struct vp_stat_result *vp_hm_stat(const struct vp_cmp_event *e, const struct vp_cmp_row *r,
+					size_t side)
+{
+	return vp_cmp_stat(e, r, side);
+}
+
+double vp_hm_alpha(const struct vp_comparison *c)
+{
+	return c->alpha;
+}
+
+long vp_hm_noise_floor(const struct vp_cmp_event *e)
+{
+	return e->noise_floor;
 }
 
 int vp_hm_noise(const struct vp_comparison *c, const struct vp_cmp_event *e,
 		const struct vp_cmp_row *r, size_t side)
 {
 	(void)c;
-	(void)side;
-	return vp_row_is_noise(e, r);
-}
-
-/* This comparison model has no runs: nothing judged across them yet. */
-const struct vp_stat_result *vp_hm_stat(const struct vp_cmp_event *e, const struct vp_cmp_row *r,
-					size_t side)
-{
-	(void)e;
-	(void)r;
-	(void)side;
-	return NULL;
-}
-
-double vp_hm_alpha(const struct vp_comparison *c)
-{
-	(void)c;
-	return 0.05;
-}
-
-long vp_hm_noise_floor(const struct vp_cmp_event *e)
-{
-	(void)e;
-	return -1;
+	/* the charts' test, of the first two sides' sample counts */
+	return side == 1 && vp_row_is_noise(e, r);
 }
 
 /* This vmprof has no notion of time events yet: periods are counts. */

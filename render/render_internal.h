@@ -64,8 +64,13 @@ double vp_text(struct canvas *c, const char *s, double x, double y, double align
 void vp_format_count(double v, char *buf, size_t size);
 /* A share in percent: "12.3%", "<0.1%" for tiny non-zero ones, "0%". */
 void vp_format_share(double share, char *buf, size_t size);
-/* guest/host of a row: "9.1×", "0.14×", "only host". */
-void vp_format_ratio(const struct vp_cmp_row *r, enum vp_value v, char *buf, size_t size);
+/* side s over the baseline of a row: "9.1×", "0.14×", "only host". */
+void vp_format_ratio(const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
+		     enum vp_value v, char *buf, size_t size);
+/* A side's values of a row for a tooltip: "N samples, period P", or with
+ * several runs "mean of K runs: N samples, period P". */
+void vp_format_side_values(const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
+			   char *buf, size_t size);
 
 /* ---- names.c: shorten a symbol to fit width: drop its parameter list (unless
  * full), then template arguments, then middle namespaces, then cut the middle

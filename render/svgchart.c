@@ -5,7 +5,6 @@
 #include "render_internal.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,17 +18,18 @@ static char *describe(const struct vp_comparison *cmp, const struct vp_cmp_event
 
 	if (!f)
 		return NULL;
-	fprintf(f, "%s %s per function, %s vs %s: top %zu of %zu functions. Totals: %s %" PRIu64
-		", %s %" PRIu64 ".", e->name, vp_value_name(cmp), cmp->label[0], cmp->label[1], e->nrows,
-		e->total_rows, cmp->label[0], vp_cmp_total(e, 0, cmp->value), cmp->label[1],
-		vp_cmp_total(e, 1, cmp->value));
+	/* with several runs a side's numbers are its means per run */
+	fprintf(f, "%s %s per function, %s vs %s: top %zu of %zu functions. Totals: %s %.0f, %s %.0f.",
+		e->name, vp_value_name(cmp), cmp->label[0], cmp->label[1], e->nrows, e->total_rows,
+		cmp->label[0], vp_cmp_mean_total(e, 0, cmp->value), cmp->label[1],
+		vp_cmp_mean_total(e, 1, cmp->value));
 	for (size_t i = 0; i < e->nrows; i++) {
 		const struct vp_cmp_row *r = &e->rows[i];
-		vp_format_ratio(r, cmp->value, ratio, sizeof(ratio));
-		fprintf(f, "\n%s [%c]: %s %" PRIu64 " (%.2f%%), %s %" PRIu64 " (%.2f%%), guest/host %s.",
+		vp_format_ratio(e, r, VP_GUEST, cmp->value, ratio, sizeof(ratio));
+		fprintf(f, "\n%s [%c]: %s %.0f (%.2f%%), %s %.0f (%.2f%%), guest/host %s.",
 			r->symbol ? r->symbol : "[unknown]", r->domain ? r->domain : '.', cmp->label[0],
-			vp_cmp_value(r, 0, cmp->value), 100 * vp_cmp_share(e, r, 0, cmp->value), cmp->label[1],
-			vp_cmp_value(r, 1, cmp->value), 100 * vp_cmp_share(e, r, 1, cmp->value), ratio);
+			vp_cmp_mean(e, r, 0, cmp->value), 100 * vp_cmp_share(e, r, 0, cmp->value), cmp->label[1],
+			vp_cmp_mean(e, r, 1, cmp->value), 100 * vp_cmp_share(e, r, 1, cmp->value), ratio);
 	}
 	if (fclose(f) != 0) {
 		free(out);

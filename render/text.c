@@ -2,6 +2,7 @@
  * number formats every chart uses. */
 #include "render_internal.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,10 +135,21 @@ void vp_format_share(double share, char *buf, size_t size)
 		snprintf(buf, size, "%.1f%%", 100 * share);
 }
 
-void vp_format_ratio(const struct vp_cmp_row *r, enum vp_value v, char *buf, size_t size)
+void vp_format_side_values(const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
+			   char *buf, size_t size)
+{
+	if (e->nruns[s] <= 1)
+		snprintf(buf, size, "%" PRIu64 " samples, period %" PRIu64, r->samples[s], r->period[s]);
+	else
+		snprintf(buf, size, "mean of %zu runs: %.1f samples, period %.0f", e->nruns[s],
+			 vp_cmp_mean(e, r, s, VP_VALUE_SAMPLES), vp_cmp_mean(e, r, s, VP_VALUE_PERIOD));
+}
+
+void vp_format_ratio(const struct vp_cmp_event *e, const struct vp_cmp_row *r, size_t s,
+		     enum vp_value v, char *buf, size_t size)
 {
 	enum vp_ratio_kind k;
-	double x = vp_cmp_ratio(r, v, &k);
+	double x = vp_cmp_ratio(e, r, s, v, &k);
 	char n[32];
 
 	if (k == VP_RATIO_ONLY_HOST || k == VP_RATIO_ONLY_GUEST) {

@@ -106,6 +106,52 @@ else
 	say "== compare: not built yet (vmprof compare missing); skipped"
 fi
 
+# ---- compare of sides of runs: 2 sides x 10 runs against reading the 20 files ----
+say ""
+run_mb=${BENCH_RUN_MB:-30}
+say "== compare of 2 sides x 10 runs (~$run_mb MB each) vs vmprof report of the same 20 files, one after the other"
+# The runs are copies of two growths of the recording (the bytes of a side's
+# runs are the same: the work of reading them is not); both commands read
+# them from the page cache. Pairs alternate which command goes first, and
+# the median of the pairs' ratios is the figure.
+copies() {	# copies MB: repeats of flat.data closest to MB
+	local size k
+	size=$(stat -c %s "$tmp/flat.data")
+	k=$(( ($1 * 1048576 + size / 2) / size ))
+	echo $(( k > 0 ? k : 1 ))
+}
+python3 "$top/scripts/perfdata-repeat.py" "$tmp/flat.data" "$tmp/runA.data" "$(copies "$run_mb")"
+python3 "$top/scripts/perfdata-repeat.py" "$tmp/flat.data" "$tmp/runB.data" "$(copies $((run_mb + run_mb / 5)))"
+mkdir -p "$tmp/sideA" "$tmp/sideB"
+for k in $(seq 10); do
+	cp "$tmp/runA.data" "$tmp/sideA/run-$k.data"
+	cp "$tmp/runB.data" "$tmp/sideB/run-$k.data"
+done
+cat "$tmp"/side?/*.data > /dev/null
+say "  runs: $(mb "$tmp/runA.data") and $(mb "$tmp/runB.data") MB, $(samples "$tmp/runA.data") samples in a side-A run"
+wall() {	# wall CMD...: seconds the command took (its output discarded)
+	local t0 t1
+	t0=$EPOCHREALTIME
+	"$@" > /dev/null 2> "$tmp/err" || { cat "$tmp/err" >&2; say "bench: '$*' failed"; exit 1; }
+	t1=$EPOCHREALTIME
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
+}
+reports() { for f in "$tmp"/sideA/*.data "$tmp"/sideB/*.data; do "$vmprof" report --sort sym "$f" || return 1; done; }
+cmp_runs() { "$vmprof" compare -o "$tmp/runs.cmp.xml" "$tmp/sideA" "$tmp/sideB"; }
+pairs=${BENCH_PAIRS:-5}
+: > "$tmp/pairs"
+for i in $(seq "$pairs"); do
+	if [ $((i % 2)) = 1 ]; then c=$(wall cmp_runs); r=$(wall reports); else r=$(wall reports); c=$(wall cmp_runs); fi
+	printf '  pair %d: compare %s s, 20 reports %s s\n' "$i" "$c" "$r"
+	echo "$c $r" >> "$tmp/pairs"
+done
+med() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+c_med=$(awk '{ print $1 }' "$tmp/pairs" | med)
+r_med=$(awk '{ print $2 }' "$tmp/pairs" | med)
+ratio_med=$(awk '{ print $1 / $2 }' "$tmp/pairs" | med)
+printf '  median: compare %.3f s, 20 reports %.3f s; compare / reports, median of the pairs: %.2f (aim: 1 or less)\n' \
+	"$c_med" "$r_med" "$ratio_med"
+
 # ---- chart: 10 events x bar and circle x SVG and PNG ----
 if "$vmprof" chart --help >/dev/null 2>&1; then
 	say ""

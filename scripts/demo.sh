@@ -6,7 +6,9 @@
 # Usage: scripts/demo.sh [--kvm] [--smp N] [--timeout S] [--out DIR]   (`make demo`
 # builds first; `make demo DEMO_FLAGS='--kvm --smp 2'` passes options).
 # Workload sizes: VP_MATMUL_N, VP_MEMWALK_MIB, VP_MEMWALK_ROUNDS,
-# VP_PINGPONG_ROUNDS, VP_APPIO_SCALE in the environment, the same on both sides.
+# VP_PINGPONG_ROUNDS, VP_APPIO_SCALE in the environment, the same on both sides;
+# VP_RUNS: runs of each workload per side (default 3), whose differences the
+# comparisons judge across runs.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
@@ -30,7 +32,8 @@ export NO_COLOR=${NO_COLOR:-1}
 workloads=(matmul memwalk pingpong appio)
 # Sizes set here reach the guest's init through the kernel command line.
 sizes=()
-for v in VP_MATMUL_N VP_MEMWALK_MIB VP_MEMWALK_ROUNDS VP_PINGPONG_ROUNDS VP_APPIO_SCALE; do
+export VP_RUNS=${VP_RUNS:-3}
+for v in VP_MATMUL_N VP_MEMWALK_MIB VP_MEMWALK_ROUNDS VP_PINGPONG_ROUNDS VP_APPIO_SCALE VP_RUNS; do
 	[ -n "${!v:-}" ] && sizes+=("$v=${!v}")
 done
 t0=$(date +%s)
@@ -38,6 +41,12 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 # Outputs of an earlier run are replaced, not mixed with this one's.
 rm -rf "$out/host" "$out/guest" "$out/tables" "$out/charts" "$out"/*.cmp.xml "$out"/*.txt "$out/index.html"
+# A workload's runs on one side: NAME.data, NAME.run-2.data, ... as one side.
+runs() {	# runs LABEL DIR NAME [EXT]
+	local list=$2/$3.${4:-data} k=2
+	while [ -e "$out/$2/$3.run-$k.${4:-data}" ]; do list=$list,$2/$3.run-$k.${4:-data}; k=$((k + 1)); done
+	echo "$1=$list"
+}
 
 say "1/5 guest kernel and initramfs"
 kernel=$("$top/examples/vm/fetch-kernel.sh" "$build/vm/kernel")
@@ -63,18 +72,21 @@ compare() {	# compare NAME HOST GUEST [OPTIONS]
 	rm -f "$out/$name.err"
 }
 for name in matmul memwalk pingpong; do
-	compare "$name" "host/$name.data" "guest/$name.data" "${guestsyms[@]}"
+	compare "$name" "$(runs host host "$name")" "$(runs guest guest "$name")" "${guestsyms[@]}"
 done
 # I/O: bytes per function, the 'ret' of every read and write, as tables
-# (report --weight ret), then compared like any other.
+# (report --weight ret), one per run, then compared like any other.
 mkdir -p "$out/tables"
-"$vmprof" report --weight ret --format xml "$out/host/appio.data" > "$out/tables/appio.host.xml.tmp" ||
-	die "vmprof report --weight ret of host/appio.data failed"
-"$vmprof" report --weight ret --format xml --kallsyms "$out/guest/kallsyms" --symfs "$build/vm/root" \
-	"$out/guest/appio.data" > "$out/tables/appio.guest.xml.tmp" ||
-	die "vmprof report --weight ret of guest/appio.data failed"
-for side in host guest; do mv "$out/tables/appio.$side.xml.tmp" "$out/tables/appio.$side.xml"; done
-compare appio tables/appio.host.xml tables/appio.guest.xml
+for f in "$out"/host/appio.data "$out"/host/appio.run-*.data "$out"/guest/appio.data "$out"/guest/appio.run-*.data; do
+	[ -e "$f" ] || continue
+	side=$(basename "$(dirname "$f")") run=$(basename "$f" .data)
+	opts=()
+	[ "$side" = guest ] && opts=(--kallsyms "$out/guest/kallsyms" --symfs "$build/vm/root")
+	"$vmprof" report --weight ret --format xml "${opts[@]}" "$f" > "$out/tables/$side.$run.xml.tmp" ||
+		die "vmprof report --weight ret of $side/$run.data failed"
+	mv "$out/tables/$side.$run.xml.tmp" "$out/tables/$side.$run.xml"
+done
+compare appio "$(runs host tables host.appio xml)" "$(runs guest tables guest.appio xml)"
 
 say "5/5 charts"
 mkdir -p "$out/charts"
@@ -120,10 +132,11 @@ for side in host guest; do
 done
 echo
 echo "outputs in $out:"
-echo "  host/*.data, guest/*.data   the recordings (perf report -i reads them too); guest/ also has its kallsyms"
-echo "  host/*.out, guest/*.out     what each workload printed (appio: its bytes per function)"
+echo "  host/*.data, guest/*.data   the recordings, $VP_RUNS runs of each workload per side: NAME.data,"
+echo "                              NAME.run-2.data, ... (perf report -i reads them too); guest/ also has its kallsyms"
+echo "  host/*.out, guest/*.out     what each workload printed, run after run (appio: its bytes per function)"
 echo "  *.txt, *.cmp.xml            the comparisons (tables above; full comparison for vmprof chart)"
-echo "  tables/                     the I/O tables in bytes (report --weight ret)"
+echo "  tables/                     the I/O tables in bytes (report --weight ret), one per run"
 echo "  charts/<workload>/          bar and circle charts, SVG and PNG, and index.html: the workload's report"
 echo "  index.html                  links each workload's report: open it in a browser"
 say "finished in $(( $(date +%s) - t0 ))s"

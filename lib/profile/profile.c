@@ -19,6 +19,16 @@ void vp_profile_meta_init(struct vp_profile_meta *m)
 	m->steal_time = -1;
 }
 
+const char *vp_meta_workload(const struct vp_profile_meta *m)
+{
+	const char *s = m->cmdline, *dd;
+
+	if (!s || !*s)
+		return NULL;
+	dd = strstr(s, " -- ");
+	return dd ? dd + 4 : s;
+}
+
 struct vp_profile *vp_profile_new(void)
 {
 	struct vp_profile *p = calloc(1, sizeof(*p));
@@ -226,28 +236,17 @@ double vp_row_share(const struct vp_event_table *t, const struct vp_row *r, enum
 	return total ? (double)vp_row_value(r, by) / (double)total : 0.0;
 }
 
-static int strcmp_null(const char *a, const char *b)
-{
-	if (a == b)
-		return 0;
-	if (!a)
-		return -1;
-	if (!b)
-		return 1;
-	return strcmp(a, b);
-}
-
 int vp_row_cmp_key(const struct vp_row *a, const struct vp_row *b, unsigned key)
 {
 	int c = 0;
 
-	if (key & VP_KEY_SYM && (c = strcmp_null(a->symbol, b->symbol)))
+	if (key & VP_KEY_SYM && (c = vp_strcmp_null(a->symbol, b->symbol)))
 		return c;
-	if (key & VP_KEY_DSO && (c = strcmp_null(a->dso, b->dso)))
+	if (key & VP_KEY_DSO && (c = vp_strcmp_null(a->dso, b->dso)))
 		return c;
 	if (key & VP_KEY_DOMAIN && a->domain != b->domain)
 		return a->domain < b->domain ? -1 : 1;
-	if (key & VP_KEY_COMM && (c = strcmp_null(a->comm, b->comm)))
+	if (key & VP_KEY_COMM && (c = vp_strcmp_null(a->comm, b->comm)))
 		return c;
 	if (key & VP_KEY_PID && a->pid != b->pid)
 		return a->pid < b->pid ? -1 : 1;

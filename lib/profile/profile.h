@@ -95,6 +95,10 @@ struct vp_profile {
 	size_t ntables;
 };
 
+/* The command a recording ran, without the recorder's own options ("perf
+ * record -g -- ./a" -> "./a"); NULL when the metadata has no command line. */
+const char *vp_meta_workload(const struct vp_profile_meta *m);
+
 struct vp_profile *vp_profile_new(void);
 void vp_profile_free(struct vp_profile *p);
 void vp_profile_meta_init(struct vp_profile_meta *m);

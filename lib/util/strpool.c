@@ -143,3 +143,14 @@ const char *vp_strpool_intern(struct vp_strpool *p, const char *s)
 {
 	return vp_strpool_intern_n(p, s, strlen(s));
 }
+
+int vp_strcmp_null(const char *a, const char *b)
+{
+	if (a == b)
+		return 0;
+	if (!a)
+		return -1;
+	if (!b)
+		return 1;
+	return strcmp(a, b);
+}

@@ -15,6 +15,9 @@ void vp_strpool_free(struct vp_strpool *pool);
 const char *vp_strpool_intern_n(struct vp_strpool *pool, const char *s, size_t len);
 const char *vp_strpool_intern(struct vp_strpool *pool, const char *s);
 size_t vp_strpool_count(const struct vp_strpool *pool);
+/* strcmp for names that may be NULL (a key field a table does not keep):
+ * NULL first. */
+int vp_strcmp_null(const char *a, const char *b);
 
 uint64_t vp_hash_bytes(const void *p, size_t n, uint64_t seed);
 static inline uint64_t vp_hash_u64(uint64_t x)

@@ -1,6 +1,8 @@
 /* vmprof's CSV and XML tables and saved comparisons, and perf report text;
  * whatever reads is written back as CSV and XML and must read again (the
- * writers escape whatever names a file can carry). */
+ * writers escape whatever names a file can carry); a comparison that reads
+ * is ranked by every key and written in every format (its sides, runs and
+ * statistics come from the file). */
 #include "fuzz.h"
 
 #include <stdio.h>
@@ -42,6 +44,33 @@ static void round_trip(const struct vp_profile *p, int xml)
 	free(buf);
 }
 
+/* Every writer of a comparison, after each ranking. */
+static void write_all(struct vp_comparison *c)
+{
+	static const char *const inputs[] = { "a", "b", "c", "d", "e", "f", "g", "h" };
+	const char *in[64];
+	struct vp_out_opts oo;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		abort();
+	for (size_t s = 0; s < c->nsides && s < 64; s++)
+		in[s] = inputs[s % 8];
+	vp_out_opts_init(&oo);
+	for (int r = VP_RANK_MAX; r <= VP_RANK_EFFECT; r++) {
+		vp_comparison_rank(c, (enum vp_rank)r, (size_t)(r % 3));
+		if (c->nsides <= 64)
+			vp_cmp_write_table(f, c, in, &oo);
+		vp_cmp_write_csv(f, c, &oo);
+	}
+	vp_cmp_write_xml(f, c, &oo);
+	vp_cmp_save_xml(f, c);
+	fclose(f);
+	free(buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct vp_profile *p = NULL;
@@ -63,10 +92,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		round_trip(p, 1);
 		vp_profile_free(p);
 	}
-	if (vp_cmp_read_xml("in", s, size, &c, &err) == 0)
+	if (vp_cmp_read_xml("in", s, size, &c, &err) == 0) {
+		write_all(c);
 		vp_comparison_free(c);
-	if (vp_cmp_read_csv("in", s, size, &c, &err) == 0)
+	}
+	if (vp_cmp_read_csv("in", s, size, &c, &err) == 0) {
+		write_all(c);
 		vp_comparison_free(c);
+	}
 	(void)vp_input_detect(s, size);
 	return 0;
 }

@@ -3,8 +3,10 @@
 # selenium: test/html_report_check.py says what it checks): the page loads
 # with no console error and no request, its tables hold compare --format
 # csv's numbers, sort on a click or Enter/Space on a heading and filter by
-# name, its charts are drawn; names that are markup and script, from a
-# crafted CSV and from a crafted perf.data, show as text and run nothing.
+# name, its charts are drawn; sides of several runs show compare's intervals,
+# q and verdicts, and three sides each against the baseline; names that are
+# markup and script, from a crafted CSV and from a crafted perf.data, show as
+# text and run nothing.
 # The same inputs give the same bytes; a failure leaves no page. Screenshots
 # at 1280 and 375 px go to build/screenshots/ for a person to look at.
 source "$(dirname "$0")/../lib.sh"
@@ -82,7 +84,35 @@ PY
 "$VMPROF" compare --top 0 --format csv --no-csv-safe -o x.xml host.csv guest.csv > x.csv 2>/dev/null
 check hostile-csv csvrep/index.html x.csv --names csvnames.txt
 
-# 5. failures: exit 1, the file named, no page left behind
+# 5. sides of several runs, judged: intervals, q and the verdict equal the
+#    CSV's; then three sides (the K-side CSV: one line per row and side)
+python3 - <<'PY'
+import csv, random
+random.seed(7)
+funcs = ["alpha", "beta", "gamma", "delta<int>", "eps", "zeta", "eta", "theta"]
+def run(path, scale):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["event", "symbol", "dso", "domain", "samples", "period", "share"])
+        for i, fn in enumerate(funcs):
+            s = int((100 - 10 * i) * scale.get(fn, 1.0) * random.uniform(0.93, 1.07))
+            w.writerow(["cpu-clock", fn, "app", ".", s, s * 1000, 0])
+for k in range(4):
+    run(f"h{k}.csv", {})
+    run(f"g{k}.csv", {"alpha": 1.6, "gamma": 0.5})
+    run(f"x{k}.csv", {"beta": 2.0})
+PY
+H=host=h0.csv,h1.csv,h2.csv,h3.csv G=guest=g0.csv,g1.csv,g2.csv,g3.csv X=xen=x0.csv,x1.csv,x2.csv,x3.csv
+"$VMPROF" compare --top 0 --format csv -o runs.xml "$H" "$G" > runs.csv 2>/dev/null
+tr -d '\r' < runs.csv | grep -q '^"cpu-clock","alpha",.*,1$' || fail "alpha (1.6x in every run) is not significant in the CSV"
+"$VMPROF_SAN" chart --format html -o runsrep runs.xml 2>/dev/null || fail "chart of runs failed"
+grep -q 'differ significantly' runsrep/index.html || fail "the page does not say how the rows were judged"
+check runs runsrep/index.html runs.csv
+"$VMPROF" compare --top 0 --format csv -o three.xml "$H" "$G" "$X" > three.csv 2>/dev/null
+"$VMPROF_SAN" chart --format html -o threerep three.xml 2>/dev/null || fail "chart of three sides failed"
+check three threerep/index.html three.csv --nosort
+
+# 6. failures: exit 1, the file named, no page left behind
 expect_status 1 "$VMPROF" chart --format html -o /proc/version/rep c.xml
 grep -q "/proc/version/rep" "$WORK/err" || fail "unwritable directory not named: $(cat "$WORK/err")"
 printf 'event,symbol\n' > broken.csv

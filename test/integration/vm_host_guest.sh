@@ -8,7 +8,8 @@
 # - bytes and calls per function in the I/O tables (report --weight ret)
 #   equal what the workload printed, on the host and in the guest;
 # - the steal time reported is within the guest's /proc/stat steal;
-# - every workload has a comparison, charts and an HTML report, and
+# - every workload has a comparison of its 3 runs per side, with intervals
+#   from the variation between runs, charts and an HTML report, and
 #   demo-out/index.html links each report.
 source "$(dirname "$0")/../lib.sh"
 for tool in qemu-system-x86_64 cpio base64; do
@@ -72,8 +73,14 @@ for r in csv.DictReader(open(sys.argv[1])):
         print(r["samples"], r["period"])' "$WORK/io.csv" "$fn")
 		expect_eq "$side: $fn $how calls and bytes" "$got" "$calls $bytes"
 		n=$((n + 1))
-	done < <(grep '^appio: ' "$dir/appio.out")
+	done < <(grep '^appio: ' "$dir/appio.out" | head -n 5)	# the first run's (appio.data)
 	[ "$n" -eq 5 ] || fail "$side: appio printed $n counts, want 5: $(cat "$dir/appio.out")"
+	# every run (appio.data, appio.run-K.data) printed the same counts
+	local runs
+	runs=$(ls "$dir"/appio.data "$dir"/appio.run-*.data 2>/dev/null | wc -l)
+	expect_eq "$side: runs of appio" "$runs" 3
+	[ -z "$(grep '^appio: ' "$dir/appio.out" | sort | uniq -c | awk -v r="$runs" '$1 != r')" ] ||
+		fail "$side: the runs of appio printed different counts: $(cat "$dir/appio.out")"
 }
 io_check host "$out/host"
 io_check guest "$g" --symfs "$BUILD/vm/root" --kallsyms "$g/kallsyms"
@@ -110,6 +117,9 @@ assert all(w in p.hrefs for w in want), p.hrefs
 assert all(os.path.isfile(os.path.join(sys.argv[1], h)) for h in p.hrefs), p.hrefs
 PY
 grep -q '\[\.\] multiply$' "$out/matmul.txt" || fail "the matmul comparison does not show multiply"
+grep -q '^# guest vs host: intervals at 95% from the variation between runs (3 and 3 runs)$' "$out/matmul.txt" ||
+	fail "the matmul comparison is not judged across 3 runs a side: $(sed -n 1,12p "$out/matmul.txt")"
+grep -qE '[0-9.]+x \[[0-9.]+, [0-9.inf]+\] .*\[\.\] multiply$' "$out/matmul.txt" || fail "multiply has no interval"
 # The guest's kernel samples were named with its own kallsyms: every [k]
 # symbol of the guest's matmul table is in the guest's kallsyms.
 python3 - "$out/matmul.cmp.xml" "$g/kallsyms" <<'PY' || fail "guest kernel rows named with symbols the guest kernel does not have"

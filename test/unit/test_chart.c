@@ -37,32 +37,45 @@ static int teardown(void **state)
 	return system(cmd);
 }
 
-/* A comparison with one event whose rows have the given values per side. */
-static struct vp_comparison *make(const char *const *names, const uint64_t (*v)[2], size_t n)
+/* A comparison with one event whose rows have the given values per side
+ * (one run each); present[s] 0 leaves the event out of side s. */
+static struct vp_comparison *make_sides(const char *const *names, const uint64_t (*v)[2], size_t n,
+					const int present[2])
 {
-	struct vp_comparison *c = vp_comparison_new();
+	static const size_t one[2] = { 1, 1 };
+	struct vp_comparison *c = vp_comparison_new(2, one);
 	int at = vp_comparison_add_event(c, "cpu-clock");
 	struct vp_cmp_event *e = &c->events[at];
+	struct vp_error err = { 0 };
 
 	c->label[0] = vp_strpool_intern(c->pool, "host");
 	c->label[1] = vp_strpool_intern(c->pool, "guest");
 	c->value = VP_VALUE_PERIOD;
-	e->rows = calloc(n, sizeof(*e->rows));
-	e->present[0] = e->present[1] = 1;
+	for (int s = 0; s < 2; s++)
+		e->run_present[s] = present[s];
 	for (size_t i = 0; i < n; i++) {
-		struct vp_cmp_row *r = &e->rows[i];
+		struct vp_cmp_row *r = vp_cmp_event_add_row(c, e);
+		assert_non_null(r);
 		r->symbol = vp_strpool_intern(c->pool, names[i]);
 		r->dso = vp_strpool_intern(c->pool, "/bin/app");
 		r->domain = '.';
 		for (int s = 0; s < 2; s++) {
-			r->period[s] = v[i][s];
-			r->samples[s] = v[i][s] / 1000;
-			e->total_period[s] += v[i][s] * 2;	/* rows are half of the total */
-			e->total_samples[s] += v[i][s] / 500;
+			if (!present[s])
+				continue;
+			r->run_period[s] = v[i][s];
+			r->run_samples[s] = v[i][s] / 1000;
+			e->run_total_period[s] += v[i][s] * 2;	/* rows are half of the total */
+			e->run_total_samples[s] += v[i][s] / 500;
 		}
 	}
-	e->total_rows = e->nrows = n;
+	assert_int_equal(vp_comparison_finish(c, &err), 0);
 	return c;
+}
+
+static struct vp_comparison *make(const char *const *names, const uint64_t (*v)[2], size_t n)
+{
+	static const int both[2] = { 1, 1 };
+	return make_sides(names, v, n, both);
 }
 
 struct box { double x, y, w, h, value; int side; char text[600]; };
@@ -459,14 +472,13 @@ static void templates_go_before_the_middle_cut(void **state)
 static void one_side_empty(void **state)
 {
 	static const uint64_t v[][2] = { { 500, 0 }, { 300, 0 }, { 1, 0 } };
+	static const int host_only[2] = { 1, 0 };
 	static struct box b[64], t[2000];
-	struct vp_comparison *c = make(names, v, 3);
+	struct vp_comparison *c = make_sides(names, v, 3, host_only);
 	char svg[256];
 	int said = 0;
 	(void)state;
 
-	c->events[0].present[1] = 0;
-	c->events[0].total_period[1] = c->events[0].total_samples[1] = 0;
 	render(c, "empty", VP_SCALE_AUTO);
 	snprintf(svg, sizeof(svg), "%s/empty/cpu-clock-bar.svg", dir);
 	assert_int_equal(read_marks(svg, "bar", b, 64), 6);

@@ -202,10 +202,10 @@ static void comparison_csv_reads_back_the_same_rows(void **state)
 	vp_out_opts_init(&oo);
 	oo.full_names = 1;
 	char *csv = written(w_cmp_csv, c, &oo, &len);
-	assert_int_equal(strncmp(csv, VP_CSV_CMP_HEADER "\r\n", strlen(VP_CSV_CMP_HEADER) + 2), 0);	/* RFC 4180 */
+	assert_int_equal(strncmp(csv, VP_CSV_CMP_HEADER VP_CSV_CMP_STATS "\r\n",
+				 strlen(VP_CSV_CMP_HEADER VP_CSV_CMP_STATS) + 2), 0);	/* RFC 4180 */
 	assert_non_null(strstr(csv, "\"'=HYPERLINK(\"\"http://x\"\")\""));	/* guarded, quoted */
-	assert_null(strstr(csv, "inf"));
-	assert_null(strstr(csv, "nan"));
+	assert_null(strstr(csv, "nan"));	/* (an unbounded ratio_high is "inf" by design) */
 	assert_int_equal(vp_cmp_read_csv("t.csv", csv, len, &back, &err), 0);
 	same_rows(c, back, 0);
 	assert_false(event(back, "page-faults")->present[VP_HOST]);
@@ -281,21 +281,21 @@ static void empty_table_and_disjoint_events_stay_finite(void **state)
 	const struct vp_cmp_event *e = event(c, "cpu-clock");
 	assert_true(e->present[VP_HOST] && e->present[VP_GUEST]);
 	assert_int_equal(e->total_rows, 1);
-	double ratio = vp_cmp_ratio(&e->rows[0], VP_VALUE_PERIOD, &k);
+	double ratio = vp_cmp_ratio(e, &e->rows[0], VP_GUEST, VP_VALUE_PERIOD, &k);
 	assert_int_equal(k, VP_RATIO_ONLY_HOST);
 	assert_true(isfinite(ratio));
 	assert_true(vp_cmp_share(e, &e->rows[0], VP_GUEST, VP_VALUE_PERIOD) == 0.0);
-	assert_true(fabs(vp_cmp_delta_pp(e, &e->rows[0], VP_VALUE_PERIOD) + 100.0) < 1e-9);
+	assert_true(fabs(vp_cmp_delta_pp(e, &e->rows[0], VP_GUEST, VP_VALUE_PERIOD) + 100.0) < 1e-9);
 	e = event(c, "task-clock");
 	assert_true(e->present[VP_HOST] && !e->present[VP_GUEST]);
 	e = event(c, "page-faults");
 	assert_true(!e->present[VP_HOST] && e->present[VP_GUEST]);
-	for (enum vp_rank r = VP_RANK_MAX; r <= VP_RANK_ABSDELTA; r++) {
+	for (enum vp_rank r = VP_RANK_MAX; r <= VP_RANK_EFFECT; r++) {
 		vp_comparison_rank(c, r, 0);	/* nothing to divide by zero */
 		for (size_t i = 0; i < c->nevents; i++)
 			for (size_t j = 0; j < c->events[i].nrows; j++)
 				assert_true(isfinite(vp_cmp_delta_pp(&c->events[i], &c->events[i].rows[j],
-								     VP_VALUE_PERIOD)));
+								     VP_GUEST, VP_VALUE_PERIOD)));
 	}
 	vp_comparison_free(c);
 	vp_profile_free(h);
@@ -304,18 +304,50 @@ static void empty_table_and_disjoint_events_stay_finite(void **state)
 
 static void malformed_saved_comparisons_are_refused(void **state)
 {
+#define V1 "<vmprof-comparison version=\"1\" key=\"sym\" value=\"period\" rank=\"max\">"
+#define SIDES1 "<side which=\"host\" label=\"h\"><meta/></side><side which=\"guest\" label=\"g\"><meta/></side>"
+#define V2 "<vmprof-comparison version=\"2\" key=\"sym\" value=\"period\" rank=\"max\" alpha=\"0.05\">"
+#define SIDES2 "<side which=\"host\" index=\"0\" label=\"h\" runs=\"1\"><run index=\"0\"><meta/></run></side>" \
+	"<side which=\"guest\" index=\"1\" label=\"g\" runs=\"2\"><run index=\"1\"><meta/></run>" \
+	"<run index=\"2\"><meta/></run></side>"
+#define EV2 "<event name=\"e\" rows=\"1\"><run index=\"0\" samples=\"5\" period=\"5\"/>" \
+	"<run index=\"1\" samples=\"5\" period=\"5\"/>"
 	static const char *const bad[] = {
-		"<vmprof-comparison version=\"1\" key=\"sym\" value=\"period\" rank=\"max\"><event",
+		V1 "<event",
 		"<vmprof-profile version=\"1\"/>",
-		"<vmprof-comparison version=\"1\" key=\"sideways\" value=\"period\" rank=\"max\"/>",
-		"<vmprof-comparison version=\"1\" key=\"sym\" value=\"period\" rank=\"max\">"
-		"<event name=\"e\" host-name=\"e\" host-samples=\"1\" host-period=\"1\" rows=\"1\">"
+		"<vmprof-comparison version=\"1\" key=\"sideways\" value=\"period\" rank=\"max\">" SIDES1
+		"</vmprof-comparison>",
+		/* version 1: a row above its event's total; a bad domain; one side */
+		V1 SIDES1 "<event name=\"e\" host-name=\"e\" host-samples=\"1\" host-period=\"1\" rows=\"1\">"
 		"<row symbol=\"f\" dso=\"\" domain=\".\" host-samples=\"9\" host-period=\"1\" "
 		"guest-samples=\"0\" guest-period=\"0\" delta=\"0\"/></event></vmprof-comparison>",
-		"<vmprof-comparison version=\"1\" key=\"sym\" value=\"period\" rank=\"max\">"
-		"<event name=\"e\" host-name=\"e\" host-samples=\"1\" host-period=\"1\" rows=\"1\">"
+		V1 SIDES1 "<event name=\"e\" host-name=\"e\" host-samples=\"1\" host-period=\"1\" rows=\"1\">"
 		"<row symbol=\"f\" dso=\"\" domain=\"Z\" host-samples=\"1\" host-period=\"1\" "
 		"guest-samples=\"0\" guest-period=\"0\" delta=\"0\"/></event></vmprof-comparison>",
+		V1 "<side which=\"host\" label=\"h\"><meta/></side></vmprof-comparison>",
+		/* version 2: a run list too short, too long, not counts; a row above its
+		 * run's total; values in a run without the event; an index out of
+		 * range; a side without runs; an unknown version; alpha out of range */
+		V2 SIDES2 EV2 "<row symbol=\"f\" dso=\"\" domain=\".\" run-samples=\"1 1\" run-period=\"1 1 0\"/>"
+		"</event></vmprof-comparison>",
+		V2 SIDES2 EV2 "<row symbol=\"f\" dso=\"\" domain=\".\" run-samples=\"1 1 0 0\" run-period=\"1 1 0\"/>"
+		"</event></vmprof-comparison>",
+		V2 SIDES2 EV2 "<row symbol=\"f\" dso=\"\" domain=\".\" run-samples=\"1 -1 0\" run-period=\"1 1 0\"/>"
+		"</event></vmprof-comparison>",
+		V2 SIDES2 EV2 "<row symbol=\"f\" dso=\"\" domain=\".\" run-samples=\"1 x 0\" run-period=\"1 1 0\"/>"
+		"</event></vmprof-comparison>",
+		V2 SIDES2 EV2 "<row symbol=\"f\" dso=\"\" domain=\".\" run-samples=\"6 1 0\" run-period=\"1 1 0\"/>"
+		"</event></vmprof-comparison>",
+		V2 SIDES2 EV2 "<row symbol=\"f\" dso=\"\" domain=\".\" run-samples=\"1 1 1\" run-period=\"1 1 1\"/>"
+		"</event></vmprof-comparison>",
+		V2 SIDES2 "<event name=\"e\" rows=\"0\"><run index=\"3\" samples=\"5\" period=\"5\"/></event>"
+		"</vmprof-comparison>",
+		V2 "<side which=\"host\" index=\"0\" label=\"h\" runs=\"1\"><run index=\"0\"><meta/></run></side>"
+		"<side which=\"guest\" index=\"1\" label=\"g\" runs=\"1\"/></vmprof-comparison>",
+		"<vmprof-comparison version=\"3\" key=\"sym\" value=\"period\" rank=\"max\">" SIDES2
+		"</vmprof-comparison>",
+		"<vmprof-comparison version=\"2\" key=\"sym\" value=\"period\" rank=\"max\" alpha=\"1.5\">" SIDES2
+		"</vmprof-comparison>",
 	};
 	struct vp_comparison *c;
 	struct vp_error err;
@@ -333,6 +365,79 @@ static void malformed_saved_comparisons_are_refused(void **state)
 	assert_non_null(strstr(err.msg, "'bad.csv': record 2"));
 }
 
+static int w_cmp_xml(FILE *f, const void *c, const void *o)
+{
+	return vp_cmp_write_xml(f, c, o);
+}
+
+static int w_cmp_table(FILE *f, const void *c, const void *o)
+{
+	static const char *const inputs[] = { "a", "b", "c" };
+	return vp_cmp_write_table(f, c, inputs, o);
+}
+
+/* A comparison of sides with several runs (one run lacking an event, rows
+ * absent in some runs), saved and read back, writes the same table, CSV and
+ * XML as the one built: the saved file carries every run's values, and the
+ * statistics made again from them are the same bytes. Two and three sides. */
+static void saved_runs_read_back_the_same(void **state)
+{
+	struct vp_profile *p[8];
+	static const size_t two[2] = { 4, 4 }, three[3] = { 3, 3, 2 };
+	struct vp_compare_opts co;
+	struct vp_out_opts o;
+	struct vp_error err = { 0 };
+	(void)state;
+
+	for (int i = 0; i < 8; i++) {
+		p[i] = vp_profile_new();
+		for (int k = 0; k < 12; k++) {
+			char sym[16];
+			snprintf(sym, sizeof(sym), "f%d", k);
+			if ((k + i) % 5 == 0)
+				continue;	/* absent in this run */
+			add(p[i], "cpu-clock", sym, "/bin/app", '.', (uint64_t)(3 + k * k + (i * 7 + k) % 5),
+			    (uint64_t)(3 + k * k + (i * 7 + k) % 5) * (1000 + (uint64_t)i));
+		}
+		if (i != 2)
+			add(p[i], "page-faults", "touch", "/bin/app", '.', 3 + (uint64_t)i, 3 + (uint64_t)i);
+	}
+	vp_compare_opts_init(&co);
+	co.top = 0;
+	vp_out_opts_init(&o);
+	for (int k = 0; k < 2; k++) {
+		struct vp_comparison *c, *back;
+		char *xml, *a, *b;
+		size_t len, la, lb;
+		assert_int_equal(vp_compare_runs((const struct vp_profile *const *)p, k ? three : two, k ? 3 : 2,
+						 &co, &c, &err), 0);
+		xml = written(w_cmp_save, c, NULL, &len);
+		assert_int_equal(vp_cmp_read_xml("t.xml", xml, len, &back, &err), 0);
+		assert_int_equal(back->nsides, c->nsides);
+		assert_int_equal(back->nruns, 8);
+		vp_comparison_rank(back, c->rank, 0);
+		int (*const writers[])(FILE *, const void *, const void *) = { w_cmp_csv, w_cmp_xml, w_cmp_table };
+		for (size_t w = 0; w < 3; w++) {
+			a = written(writers[w], c, &o, &la);
+			b = written(writers[w], back, &o, &lb);
+			assert_int_equal(la, lb);
+			assert_memory_equal(a, b, la);
+			free(a);
+			free(b);
+		}
+		/* and the statistics are there: the event run 2 lacks has the
+		 * baseline's runs counted without it (runs 0-3, or 0-2 of 3 sides) */
+		const struct vp_cmp_event *pf = event(back, "page-faults");
+		assert_int_equal(pf->nruns[0], k ? 2 : 3);
+		assert_true(pf->stat_ok[1]);
+		free(xml);
+		vp_comparison_free(c);
+		vp_comparison_free(back);
+	}
+	for (int i = 0; i < 8; i++)
+		vp_profile_free(p[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +446,7 @@ int main(void)
 		cmocka_unit_test(profile_tables_round_trip_through_csv_and_xml),
 		cmocka_unit_test(empty_table_and_disjoint_events_stay_finite),
 		cmocka_unit_test(malformed_saved_comparisons_are_refused),
+		cmocka_unit_test(saved_runs_read_back_the_same),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
