@@ -30,10 +30,11 @@ UNIT_HELP = $(filter-out $(UNIT_SRCS),$(sort $(wildcard test/unit/*.c)))
 # libprotobuf-c (its headers check the version) instead of a committed copy.
 GEN       = $(BUILD)/gen
 
-LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN)/profile.pb-c.o
+LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN)/profile.pb-c.o $(GEN)/report_assets.o
 CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/test/%)
-SAN_LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/profile.pb-c.o
+SAN_LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/profile.pb-c.o \
+                $(BUILD)/san/gen/report_assets.o
 SAN_CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/san/test/%)
 # Programs through which integration tests drive lib/ (test/drivers/*.c)
@@ -85,6 +86,13 @@ $(GEN)/%.pb-c.c $(GEN)/%.pb-c.h: converters/%.proto
 	@mkdir -p $(GEN)
 	@echo "  PROTOC  $<"
 	@protoc-c --proto_path=converters --c_out=$(GEN) $<
+
+# The HTML report's style sheet and script, compiled in (with the script's
+# hash for the page's Content-Security-Policy).
+$(GEN)/report_assets.c: render/report.css render/report.js scripts/embed-assets.sh
+	@mkdir -p $(GEN)
+	@echo "  EMBED   $@"
+	@scripts/embed-assets.sh $@ render/report.css render/report.js
 
 # generated sources are compiled by these rules (the ones above take the
 # source tree's paths); every object waits for the generated header
@@ -141,9 +149,10 @@ FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -DVP_VERSION='"$(VERSION)"' -I. -I$(GEN) $(
               -Wno-unused-command-line-argument
 # targets read fixtures (symfs, kallsyms) from the source tree
 FUZZ_DEFS   = -DVP_SRCDIR='"$(abspath .)"'
-FUZZ_OBJS   = $(LIB_SRCS:%.c=$(BUILD)/fuzz/%.o) $(BUILD)/fuzz/gen/profile.pb-c.o
+FUZZ_OBJS   = $(LIB_SRCS:%.c=$(BUILD)/fuzz/%.o) $(BUILD)/fuzz/gen/profile.pb-c.o \
+              $(BUILD)/fuzz/gen/report_assets.o
 # kept between runs: make would otherwise delete them as intermediates
-.SECONDARY: $(FUZZ_OBJS) $(GEN)/profile.pb-c.c $(GEN)/profile.pb-c.h
+.SECONDARY: $(FUZZ_OBJS) $(GEN)/profile.pb-c.c $(GEN)/profile.pb-c.h $(GEN)/report_assets.c
 
 $(BUILD)/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)

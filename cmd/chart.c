@@ -34,7 +34,8 @@ static const struct vp_opt opts[] = {
 		      co.title),
 	VP_OPT_STRING("output", 'o', "DIR", "write the charts here (default charts/)",
 		      struct chart_args, co.outdir),
-	{ "format", 0, "LIST", "any of svg,png,pdf,eps (default svg,png)", OPT_FORMAT },
+	{ "format", 0, "LIST", "any of svg,png,pdf,eps,html (default svg,png); html: DIR/index.html, "
+	  "one self-contained page", OPT_FORMAT },
 	{ "kind", 0, "LIST", "any of bar,circle,waterfall,flame (default bar,circle, the waterfall when "
 	  "both recordings say where the time went, flame when the inputs have call stacks; "
 	  "FILE.data alone: flame)", OPT_KIND },
@@ -61,7 +62,10 @@ static const struct vp_cmd_info info = {
 	"file, the comparison the last 'vmprof compare' saved here (vmprof.cmp.xml); with\n"
 	"one file, a saved comparison; with two or more, compare them first as vmprof\n"
 	"compare does (any sides and options compare takes: --key, --value and the symbol\n"
-	"sources shape that comparison; -e, --sort and --labels apply to saved ones too).",
+	"sources shape that comparison; -e, --sort and --labels apply to saved ones too).\n"
+	"--format html writes DIR/index.html: one page that needs nothing else (no network),\n"
+	"with the sides' facts, where the time went, every function of each event (of every\n"
+	"side) in a table to sort and filter, and the charts inline.",
 	opts, 0,
 };
 
@@ -83,7 +87,8 @@ static int on_opt(int id, const char *arg, void *ctx)
 		break;
 	case OPT_FORMAT:
 		if (vp_chart_formats_parse(arg, &a->co.formats) < 0)
-			return vp_usage_error(&info, "--format is a list of svg, png, pdf, eps, not '%s'", arg);
+			return vp_usage_error(&info, "--format is a list of svg, png, pdf, eps, html, not '%s'",
+					      arg);
 		break;
 	case OPT_KIND:
 		if (vp_chart_kinds_parse(arg, &a->co.kinds) < 0)
@@ -141,6 +146,11 @@ static int profile_flame(struct chart_args *a, const char *path)
 	a->cmp.lo.stacks = 1;
 	if (vp_load_profile(path, &a->cmp.lo, &p, &err) < 0)
 		return vp_cmd_fail("chart", &err);
+	if (a->co.formats & VP_FMT_HTML) {
+		vp_profile_free(p);
+		return vp_usage_error(&info, "--format html writes the report of a comparison: give "
+				      "HOST GUEST"), 2;
+	}
 	vp_profile_keep_events(p, a->cmp.events);
 	size_t with = 0;
 	for (size_t e = 0; e < p->ntables; e++)

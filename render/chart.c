@@ -1,5 +1,6 @@
 /* Chart files: for each event and chart kind, draw once per format in memory
- * (formats.c), enrich the SVG (svgmeta.c), then write each file atomically. */
+ * (formats.c; SVG as its enriched tree, svgchart.c), then write each file
+ * atomically; the HTML report (html.c) last, all of them or none. */
 #include "render_internal.h"
 
 #include <errno.h>
@@ -29,7 +30,10 @@ struct named_bit {
 
 static const struct named_bit fmts[] = {
 	{ "svg", VP_FMT_SVG }, { "png", VP_FMT_PNG }, { "pdf", VP_FMT_PDF }, { "eps", VP_FMT_EPS },
+	{ "html", VP_FMT_HTML },
 };
+/* the formats drawn once per chart (html is one page for them all) */
+#define CHART_FMTS (VP_FMT_SVG | VP_FMT_PNG | VP_FMT_PDF | VP_FMT_EPS)
 
 /* "a,b,c" of the names in v into a mask of their bits; -1 on an unknown name. */
 static int parse_list(const char *s, const struct named_bit *v, size_t n, unsigned *mask)
@@ -140,58 +144,6 @@ static void remove_dirs(const char *dir, size_t first)
 	free(p);
 }
 
-/* The waterfall's <desc>: side's split as sentences. */
-static char *describe_split(const struct vp_comparison *cmp, size_t side)
-{
-	struct vp_time_split sp;
-	struct vp_error err = { 0 };
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	if (vp_cmp_time_split(cmp, side, &sp, &err) < 0 || !(f = open_memstream(&out, &len)))
-		return NULL;
-	fprintf(f, "Wall time %s %.6f s, %s %.6f s, ratio %.4f, gap %+.6f s.", cmp->label[0], sp.wall.base,
-		cmp->label[side], sp.wall.side, sp.ratio, sp.wall.delta);
-	for (int p = 0; p < VP_TIME_NPARTS; p++)
-		if (sp.part[p].known)
-			fprintf(f, "\n%s: %s %.6f s, %s %.6f s, difference %+.6f s (%.1f%% of the gap).",
-				vp_time_part_name(&sp, p), cmp->label[0], sp.part[p].base, cmp->label[side],
-				sp.part[p].side, sp.part[p].delta, vp_time_part_percent(&sp, p));
-	if (fclose(f) != 0) {
-		free(out);
-		return NULL;
-	}
-	return out;
-}
-
-static int enrich(const struct vp_comparison *cmp, const struct vp_cmp_event *e, size_t side,
-		  const struct vp_chart_opts *o, const char *kind, struct vp_membuf *b,
-		  const struct marks *m, double w, double h)
-{
-	char title[1024], *desc, *svg;
-	size_t len, n;
-	int r;
-
-	if (m->oom || !(desc = e ? vp_chart_describe(cmp, e) : describe_split(cmp, side)))
-		return -ENOMEM;
-	if (e)
-		vp_chart_title(cmp, e, o, title, sizeof(title));
-	else
-		snprintf(title, sizeof(title), "Where the time went: %s vs %s", cmp->label[0],
-			 cmp->label[side]);
-	n = strlen(title);
-	snprintf(title + n, sizeof(title) - n, " (%s chart)", kind);
-	r = vp_svg_enrich((char *)b->p, b->n, m, title, desc, w, h, &svg, &len);
-	free(desc);
-	if (r < 0)
-		return r;
-	free(b->p);
-	b->p = (unsigned char *)svg;
-	b->n = len;
-	return 0;
-}
-
 /* One run of vp_chart_render: the files written so far, removed again with
  * the directories it made when a later one fails (all or nothing). */
 struct run {
@@ -201,19 +153,13 @@ struct run {
 	size_t nwritten, first;
 };
 
-/* Write one chart's bytes (r: how drawing them went) as DIR/EVENT-KIND.FMT. */
-static int emit(struct run *R, const char *event, const char *kind, size_t f, struct vp_membuf *b,
-		int r)
+/* Write data to path (r: how making it went), remembered for run_end. */
+static int emit_path(struct run *R, const char *path, const void *data, size_t len, int r,
+		     const char *what)
 {
-	char path[4096];
-
-	file_name(path, sizeof(path), R->o->outdir, event, kind, fmts[f].name);
-	if (r < 0) {
-		free(b->p);
-		return vp_errorf(R->err, r, "'%s': cannot draw the chart: %s", path, strerror(-r));
-	}
-	r = write_file(path, b->p, b->n, R->err);
-	free(b->p);
+	if (r < 0)
+		return vp_errorf(R->err, r, "'%s': cannot %s: %s", path, what, strerror(-r));
+	r = write_file(path, data, len, R->err);
 	char **v = r < 0 ? NULL : realloc(R->written, (R->nwritten + 1) * sizeof(*v));
 	if (r >= 0 && (!v || !(v[R->nwritten] = strdup(path)))) {
 		if (v)
@@ -224,6 +170,18 @@ static int emit(struct run *R, const char *event, const char *kind, size_t f, st
 		R->written = v;
 		R->nwritten++;
 	}
+	return r;
+}
+
+/* Write one chart's bytes (r: how drawing them went) as DIR/EVENT-KIND.FMT. */
+static int emit(struct run *R, const char *event, const char *kind, size_t f, struct vp_membuf *b,
+		int r)
+{
+	char path[4096];
+
+	file_name(path, sizeof(path), R->o->outdir, event, kind, fmts[f].name);
+	r = emit_path(R, path, b->p, b->n, r, "draw the chart");
+	free(b->p);
 	return r;
 }
 
@@ -239,16 +197,15 @@ static int draw(struct run *R, const struct vp_comparison *cmp, const struct vp_
 	snprintf(time_name, sizeof(time_name), cmp->nsides > 2 ? "time-%s" : "time", cmp->label[side]);
 	for (size_t f = 0; f < sizeof(fmts) / sizeof(*fmts) && r >= 0; f++) {
 		struct vp_membuf b = { 0 };
-		struct marks m = { 0 };
 		double w, h;
+		xmlDocPtr doc;
 
-		if (!(R->o->formats & fmts[f].bit))
+		if (!(R->o->formats & CHART_FMTS & fmts[f].bit))
 			continue;
-		r = vp_render_format(cmp, e, side, R->o, kind, fmts[f].bit, &b,
-				     fmts[f].bit == VP_FMT_SVG ? &m : NULL, &w, &h);
-		if (r >= 0 && fmts[f].bit == VP_FMT_SVG)
-			r = enrich(cmp, e, side, R->o, kname, &b, &m, w, h);
-		vp_marks_free(&m);
+		if (fmts[f].bit != VP_FMT_SVG)
+			r = vp_render_format(cmp, e, side, R->o, kind, fmts[f].bit, &b, NULL, &w, &h);
+		else if ((r = vp_chart_svg_doc(cmp, e, side, R->o, kind, &doc)) >= 0)
+			r = vp_svg_dump(doc, (char **)&b.p, &b.n);
 		r = emit(R, e ? e->name : time_name, kname, f, &b, r);
 	}
 	return r;
@@ -292,7 +249,7 @@ static int flame(struct run *R, const struct vp_flame_src *src, size_t other, co
 	for (size_t f = 0; f < sizeof(fmts) / sizeof(*fmts) && r >= 0; f++) {
 		struct vp_membuf b = { 0 };
 
-		if (!(o->formats & fmts[f].bit))
+		if (!(o->formats & CHART_FMTS & fmts[f].bit))
 			continue;
 		r = vp_flame_render(&L, o, fmts[f].bit, &b);
 		r = emit(R, src->event, kind, f, &b, r);
@@ -328,14 +285,8 @@ int vp_chart_render(const struct vp_comparison *cmp, const struct vp_chart_opts 
 			if (o->kinds & kinds[k].bit)
 				r = draw(&R, cmp, e, 0, kinds[k].bit, kinds[k].name);
 		if ((o->kinds & VP_CHART_FLAME) && e->stacks && r >= 0) {
-			/* the baseline against the second side, or against the side
-			 * --flame-width names */
-			size_t other = 1;
-			for (size_t s = 2; o->flame_width && s < cmp->nsides; s++)
-				if (!strcmp(o->flame_width, cmp->label[s]))
-					other = s;
-			struct vp_flame_src src = { e->stacks, cmp->nsides, cmp->first_run, cmp->label,
-						    e->name, vp_value_self(cmp->value) };
+			struct vp_flame_src src;
+			size_t other = vp_flame_cmp_src(cmp, e, o, &src);
 			r = flame(&R, &src, other, "flame");
 		}
 	}
@@ -343,6 +294,14 @@ int vp_chart_render(const struct vp_comparison *cmp, const struct vp_chart_opts 
 	for (size_t side = 1; side < cmp->nsides && r >= 0 && (o->kinds & VP_CHART_WATERFALL); side++)
 		if (vp_cmp_time_split(cmp, side, &split, &serr) == 0)
 			r = draw(&R, cmp, NULL, side, VP_CHART_WATERFALL, "waterfall");
+	if (r >= 0 && (o->formats & VP_FMT_HTML)) {
+		char path[4096], *page = NULL;
+		size_t len = 0;
+		snprintf(path, sizeof(path), "%s/index.html", o->outdir);
+		r = vp_html_page(cmp, o, &page, &len);
+		r = emit_path(&R, path, page, len, r, "write the report");
+		free(page);
+	}
 	return run_end(&R, r);
 }
 

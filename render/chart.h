@@ -1,10 +1,11 @@
 /* Comparison charts with cairo: per event a bar chart (a group of bars per
  * function, one per side, with whiskers for their intervals), a circle
  * chart (a donut per side) and a flame graph of the call stacks, and a
- * waterfall of the wall-time gap, to SVG, PNG, PDF and EPS. SVG output is
- * enriched with libxml2: tooltips (<title>) with full names, every side's
- * exact values and the statistics on every bar, whisker and slice, a <desc>
- * with the data, a viewBox. */
+ * waterfall of the wall-time gap, to SVG, PNG, PDF and EPS; and an HTML
+ * report that holds them with the sides' facts and the tables (libxml2).
+ * SVG output is enriched with libxml2: tooltips (<title>) with full names,
+ * every side's exact values and the statistics on every bar, whisker and
+ * slice, a <desc> with the data, a viewBox. */
 #ifndef VP_CHART_H
 #define VP_CHART_H
 
@@ -12,7 +13,7 @@
 #include "lib/profile/profile.h"
 #include "lib/util/error.h"
 
-enum vp_chart_format { VP_FMT_SVG = 1, VP_FMT_PNG = 2, VP_FMT_PDF = 4, VP_FMT_EPS = 8 };
+enum vp_chart_format { VP_FMT_SVG = 1, VP_FMT_PNG = 2, VP_FMT_PDF = 4, VP_FMT_EPS = 8, VP_FMT_HTML = 16 };
 enum vp_chart_scale { VP_SCALE_AUTO = 0, VP_SCALE_LINEAR, VP_SCALE_LOG };
 enum vp_chart_kind { VP_CHART_BAR = 1, VP_CHART_CIRCLE = 2, VP_CHART_WATERFALL = 4, VP_CHART_FLAME = 8 };
 
@@ -44,7 +45,10 @@ int vp_chart_kinds_parse(const char *s, unsigned *mask);
  * o->outdir as EVENT-bar.FMT and EVENT-circle.FMT, EVENT-flame.FMT for
  * events with call stacks, and where the time went (lib/time/split.h) as
  * time-waterfall.FMT when both sides' recordings say, each file written
- * atomically. */
+ * atomically; with VP_FMT_HTML also o->outdir/index.html, one
+ * self-contained page: the sides' facts, the headline, and per event the
+ * table of every row of the join (total_rows) and the charts inline. All
+ * files or none. */
 int vp_chart_render(const struct vp_comparison *c, const struct vp_chart_opts *o,
 		    struct vp_error *err);
 

@@ -221,6 +221,20 @@ static int is_side(const struct vp_flame_src *src, size_t s, const char *name)
 	return src->label[s] && !strcmp(name, src->label[s]);
 }
 
+size_t vp_flame_cmp_src(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+			const struct vp_chart_opts *o, struct vp_flame_src *src)
+{
+	/* the baseline against the second side, or against the side --flame-width names */
+	size_t other = 1;
+
+	for (size_t s = 2; o->flame_width && s < cmp->nsides; s++)
+		if (!strcmp(o->flame_width, cmp->label[s]))
+			other = s;
+	*src = (struct vp_flame_src){ e->stacks, cmp->nsides, cmp->first_run, cmp->label, e->name,
+				      vp_value_self(cmp->value) };
+	return other;
+}
+
 int vp_flame_layout(const struct vp_flame_src *src, size_t other, const struct vp_chart_opts *o,
 		    struct vp_flame_layout *L, struct vp_error *err)
 {

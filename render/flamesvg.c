@@ -172,14 +172,17 @@ static char *describe(const struct vp_flame_layout *L, const struct vp_chart_opt
 	return out;
 }
 
-int vp_flame_svg(const struct vp_flame_layout *L, const struct vp_chart_opts *o, const char *svg,
-		 size_t len, const struct marks *m, char **out, size_t *out_len)
+/* cairo's SVG of the heading (svg, len, its marks m) with the frames, the
+ * controls, the style and the script. */
+static int enrich(const struct vp_flame_layout *L, const struct vp_chart_opts *o, const char *svg,
+		  size_t len, const struct marks *m, xmlDocPtr *out)
 {
 	char title[1024], *desc = describe(L, o);
 	xmlDocPtr doc;
 	xmlNodePtr root, g;
 	int r = 0;
 
+	*out = NULL;
 	if (!desc)
 		return -ENOMEM;
 	vp_flame_title(L, o, title, sizeof(title));
@@ -227,30 +230,45 @@ int vp_flame_svg(const struct vp_flame_layout *L, const struct vp_chart_opts *o,
 		xmlFreeDoc(doc);
 		return r;
 	}
-	return vp_svg_dump(doc, out, out_len);
+	*out = doc;
+	return 0;
+}
+
+/* In SVG cairo draws the heading (frames 0); the frames are elements. */
+static int draw(const struct vp_flame_layout *L, const struct vp_chart_opts *o, unsigned fmt,
+		struct vp_membuf *b, struct marks *m)
+{
+	struct vp_surface sf;
+	int r;
+
+	if ((r = vp_surface_begin(&sf, fmt, L->width, L->height, o->dpi, b, m)) >= 0)
+		r = vp_draw_flame(&sf.c, L, o, fmt != VP_FMT_SVG);
+	return vp_surface_end(&sf, r);
+}
+
+int vp_flame_svg_doc(const struct vp_flame_layout *L, const struct vp_chart_opts *o, xmlDocPtr *out)
+{
+	struct vp_membuf b = { 0 };
+	struct marks m = { 0 };
+	int r;
+
+	*out = NULL;
+	if ((r = draw(L, o, VP_FMT_SVG, &b, &m)) >= 0)
+		r = m.oom ? -ENOMEM : enrich(L, o, (char *)b.p, b.n, &m, out);
+	free(b.p);
+	vp_marks_free(&m);
+	return r;
 }
 
 int vp_flame_render(const struct vp_flame_layout *L, const struct vp_chart_opts *o, unsigned fmt,
 		    struct vp_membuf *b)
 {
-	struct marks m = { 0 };
-	struct vp_surface sf;
-	int svg = fmt == VP_FMT_SVG, r;
+	xmlDocPtr doc;
+	int r;
 
-	/* in SVG cairo draws the heading; the frames are elements */
-	if ((r = vp_surface_begin(&sf, fmt, L->width, L->height, o->dpi, b, svg ? &m : NULL)) >= 0)
-		r = vp_draw_flame(&sf.c, L, o, !svg);
-	r = vp_surface_end(&sf, r);
-	if (r >= 0 && svg) {
-		char *out;
-		size_t n;
-		r = m.oom ? -ENOMEM : vp_flame_svg(L, o, (char *)b->p, b->n, &m, &out, &n);
-		if (r >= 0) {
-			free(b->p);
-			b->p = (unsigned char *)out;
-			b->n = n;
-		}
-	}
-	vp_marks_free(&m);
-	return r;
+	if (fmt != VP_FMT_SVG)
+		return draw(L, o, fmt, b, NULL);
+	if ((r = vp_flame_svg_doc(L, o, &doc)) < 0)
+		return r;
+	return vp_svg_dump(doc, (char **)&b->p, &b->n);
 }

@@ -3,8 +3,9 @@
  * its tooltips and the tests their geometry. One file per job: colours.c,
  * marks.c, text.c (fonts, extents, numbers), names.c (shortening), axis.c,
  * heading.c, rowstat.c (whiskers, significance, tooltips, <desc>), bar.c,
- * circle.c, formats.c (cairo surfaces), svgmeta.c (libxml2 enrichment),
- * chart.c (files). */
+ * circle.c, waterfall.c, flame*.c, formats.c (cairo surfaces), svgmeta.c
+ * (libxml2 enrichment), svgchart.c (a chart as an SVG tree), chart.c
+ * (files), html*.c (the HTML report). */
 #ifndef VP_RENDER_INTERNAL_H
 #define VP_RENDER_INTERNAL_H
 
@@ -225,6 +226,10 @@ struct vp_flame_layout {
 	size_t omitted, hidden;		/* frames too narrow; frames of the other side only */
 	double omitted_share, hidden_share;
 };
+/* Event e of cmp as a flame graph's source; returns the side drawn against
+ * the baseline (the second, or the one o->flame_width names). */
+size_t vp_flame_cmp_src(const struct vp_comparison *cmp, const struct vp_cmp_event *e,
+			const struct vp_chart_opts *o, struct vp_flame_src *src);
 /* The source's side 0 against side other (ignored for one side). */
 int vp_flame_layout(const struct vp_flame_src *src, size_t other, const struct vp_chart_opts *o,
 		    struct vp_flame_layout *L, struct vp_error *err);
@@ -249,11 +254,10 @@ void vp_flame_label(cairo_t *cr, const char *name, double w, char *out, size_t s
 /* Diagonal hatching and an outline over a box: the mark of one-side frames. */
 void vp_flame_hatch(cairo_t *cr, double x, double y, double w, double h);
 /* ---- flamesvg.c: one flame graph in one format into b (the SVG's frames
- * as elements, with its script). */
+ * as elements, with its script), or as the SVG tree (the HTML report's). */
 int vp_flame_render(const struct vp_flame_layout *L, const struct vp_chart_opts *o, unsigned fmt,
 		    struct vp_membuf *b);
-int vp_flame_svg(const struct vp_flame_layout *L, const struct vp_chart_opts *o, const char *svg,
-		 size_t len, const struct marks *m, char **out, size_t *out_len);
+int vp_flame_svg_doc(const struct vp_flame_layout *L, const struct vp_chart_opts *o, xmlDocPtr *out);
 /* ---- flamejs.c: the SVG's script and style, written for vmprof. */
 extern const char vp_flame_script[], vp_flame_style[];
 
@@ -278,13 +282,20 @@ int vp_render_format(const struct vp_comparison *cmp, const struct vp_cmp_event 
 		     const struct vp_chart_opts *o, unsigned kind, unsigned fmt, struct vp_membuf *b,
 		     struct marks *m, double *w, double *h);
 
+/* ---- svgchart.c: one chart as an enriched SVG tree (cairo's drawing with
+ * its title, <desc> and marks): e's bar or circle chart, or side's waterfall
+ * when e is NULL. The .svg files are this tree serialised; the HTML report
+ * copies it inline. Caller frees with xmlFreeDoc. */
+int vp_chart_svg_doc(const struct vp_comparison *cmp, const struct vp_cmp_event *e, size_t side,
+		     const struct vp_chart_opts *o, unsigned kind, xmlDocPtr *out);
+
+/* ---- html.c: the HTML report of cmp, one self-contained page (html_*.c). */
+int vp_html_page(const struct vp_comparison *cmp, const struct vp_chart_opts *o, char **out,
+		 size_t *len);
+
 /* ---- svgmeta.c: rewrite cairo's SVG (svg, len) with tooltips, a description,
- * real text and a viewBox. */
-int vp_svg_enrich(const char *svg, size_t len, const struct marks *m, const char *title,
-		  const char *desc, double w, double h, char **out, size_t *out_len);
-/* The same in steps, for charts that add more (the flame graph's frames and
- * script): parse and enrich (NULL when cairo's SVG does not parse or memory
- * runs out), then serialise and free the document. */
+ * real text and a viewBox: parse and enrich (NULL when cairo's SVG does not
+ * parse or memory runs out), then serialise and free the document. */
 xmlDocPtr vp_svg_parse(const char *svg, size_t len, const struct marks *m, const char *title,
 		       const char *desc, double w, double h);
 int vp_svg_dump(xmlDocPtr doc, char **out, size_t *out_len);

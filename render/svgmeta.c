@@ -245,15 +245,3 @@ int vp_svg_dump(xmlDocPtr doc, char **out, size_t *out_len)
 	xmlFree(mem);
 	return 0;
 }
-
-int vp_svg_enrich(const char *svg, size_t len, const struct marks *m, const char *title,
-		  const char *desc, double w, double h, char **out, size_t *out_len)
-{
-	xmlDocPtr doc;
-
-	if (len > INT32_MAX)
-		return -EFBIG;
-	if (!(doc = vp_svg_parse(svg, len, m, title, desc, w, h)))
-		return -EINVAL;
-	return vp_svg_dump(doc, out, out_len);
-}

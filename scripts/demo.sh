@@ -40,7 +40,7 @@ t0=$(date +%s)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 # Outputs of an earlier run are replaced, not mixed with this one's.
-rm -rf "$out/host" "$out/guest" "$out/tables" "$out/charts" "$out"/*.cmp.xml "$out"/*.txt "$out"/*.time.csv
+rm -rf "$out/host" "$out/guest" "$out/tables" "$out/charts" "$out"/*.cmp.xml "$out"/*.txt "$out"/*.time.csv "$out/index.html"
 # A workload's runs on one side: NAME.data, NAME.run-2.data, ... as one side.
 runs() {	# runs LABEL DIR NAME [EXT]
 	local list=$2/$3.${4:-data} k=2
@@ -102,10 +102,32 @@ compare appio "$(runs host tables host.appio xml)" "$(runs guest tables guest.ap
 say "5/5 charts"
 mkdir -p "$out/charts"
 for name in "${workloads[@]}"; do
-	( cd "$out" && "$vmprof" chart --top 10 -o "charts/$name" "$name.cmp.xml" 2>"$name.err" ) ||
-		{ cat "$out/$name.err" >&2; die "vmprof chart for $name failed"; }
+	( cd "$out" && "$vmprof" chart --top 10 --format svg,png,html -o "charts/$name" "$name.cmp.xml" \
+		2>"$name.err" ) || { cat "$out/$name.err" >&2; die "vmprof chart for $name failed"; }
 	rm -f "$out/$name.err"
 done
+# One page that links each workload's report (the names are this script's own).
+{
+	cat <<'HTML'
+<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>vmprof demo: host vs guest</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:48rem;margin:0 auto;padding:0 1rem}</style>
+</head><body>
+<h1>vmprof demo: host vs guest</h1>
+<p>The same workloads recorded on this host and inside a QEMU guest, compared per function.
+Each report has the sides' facts, every function in a table to sort and filter, and the charts.</p>
+<ul>
+HTML
+	for name in "${workloads[@]}"; do
+		echo "<li><a href=\"charts/$name/index.html\">$name</a> (table: <a href=\"$name.txt\">$name.txt</a>)</li>"
+	done
+	echo "</ul></body></html>"
+} > "$out/index.html.tmp"
+mv "$out/index.html.tmp" "$out/index.html"
 
 for name in "${workloads[@]}"; do
 	echo
@@ -148,6 +170,8 @@ echo "  host/*.out, guest/*.out     what each workload printed, run after run (a
 echo "  *.txt, *.cmp.xml            the comparisons (tables above; full comparison for vmprof chart)"
 echo "  *.time.csv                  where the time went, host against guest (compare --time-split --format csv)"
 echo "  tables/                     the I/O tables in bytes (report --weight ret), one per run, and per function (report --io)"
-echo "  charts/<workload>/          bar and circle charts and the time waterfall, SVG and PNG; matmul (recorded with -g)"
-echo "                              also a differential flame graph: open cpu-clock-flame.svg in a browser"
+echo "  charts/<workload>/          bar and circle charts and the time waterfall, SVG and PNG, and index.html: the"
+echo "                              workload's report; matmul (recorded with -g) also a differential flame graph"
+echo "                              (cpu-clock-flame.svg, and in its report)"
+echo "  index.html                  links each workload's report: open it in a browser"
 say "finished in $(( $(date +%s) - t0 ))s"

@@ -77,9 +77,16 @@ for free in 0 4096; do
 	full_fails "chart (free $free)" fs/charts/cpu-clock-bar.svg fs/charts/cpu-clock-bar.png -- \
 		"$VMPROF" chart -o fs/charts --format svg,png,pdf c.xml
 	rm -rf fs/charts
+	fill $free
+	full_fails "chart --format html (free $free)" fs/rep/index.html -- \
+		"$VMPROF" chart -o fs/rep --format html c.xml
+	rm -rf fs/rep
 done
 # room for a few charts, not all: the ones written go again with the directory
 fill 262144
 full_fails "chart, part written" fs/charts -- "$VMPROF" chart -o fs/charts --format svg,png,pdf c.xml
 grep -q "wrote" err && fail "chart reported files written by a failed run"
+# the charts fit, the page after them does not: none of them stays
+full_fails "chart with the report, part written" fs/charts -- \
+	"$VMPROF" chart -o fs/charts --format svg,html --kind bar c.xml
 echo ok

@@ -15,8 +15,10 @@
 #   files name its clocksource and followed its threads' wakeups;
 # - the steal time reported is within the guest's /proc/stat steal;
 # - every workload has a comparison of its 3 runs per side, with intervals
-#   from the variation between runs, and charts; matmul (recorded with -g)
-#   a differential flame graph drawn from both sides' stacks.
+#   from the variation between runs, charts and an HTML report, and
+#   demo-out/index.html links each report; matmul (recorded with -g) a
+#   differential flame graph drawn from both sides' stacks, in its own SVG
+#   and inline in its HTML report.
 source "$(dirname "$0")/../lib.sh"
 for tool in qemu-system-x86_64 cpio base64; do
 	command -v "$tool" >/dev/null || skip "$tool is not installed (make deps installs it)"
@@ -154,7 +156,23 @@ note "guest steal: $gsteal s reported, $delta ticks in /proc/stat over the run"
 for w in matmul memwalk pingpong appio; do
 	[ -s "$out/$w.cmp.xml" ] || fail "no comparison for $w"
 	ls "$out/charts/$w/"*-bar.svg "$out/charts/$w/"*-circle.png > /dev/null || fail "no charts for $w"
+	[ -s "$out/charts/$w/index.html" ] || fail "no HTML report for $w"
 done
+# demo-out/index.html links every workload's report (read by Python's own HTML parser)
+python3 - "$out" <<'PY' || fail "demo-out/index.html does not link each workload's report"
+import os, sys
+from html.parser import HTMLParser
+class Links(HTMLParser):
+    hrefs = []
+    def handle_starttag(self, tag, attrs):
+        if tag == "a":
+            self.hrefs.append(dict(attrs)["href"])
+p = Links()
+p.feed(open(os.path.join(sys.argv[1], "index.html")).read())
+want = [f"charts/{w}/index.html" for w in ("matmul", "memwalk", "pingpong", "appio")]
+assert all(w in p.hrefs for w in want), p.hrefs
+assert all(os.path.isfile(os.path.join(sys.argv[1], h)) for h in p.hrefs), p.hrefs
+PY
 grep -q '\[\.\] multiply$' "$out/matmul.txt" || fail "the matmul comparison does not show multiply"
 # matmul is recorded with -g on both sides: the demo drew its differential
 # flame graph, with multiply drawn from both sides' stacks
