@@ -87,12 +87,14 @@ $(GEN)/%.pb-c.c $(GEN)/%.pb-c.h: converters/%.proto
 	@echo "  PROTOC  $<"
 	@protoc-c --proto_path=converters --c_out=$(GEN) $<
 
-# The HTML report's style sheet and script, compiled in (with the script's
-# hash for the page's Content-Security-Policy).
-$(GEN)/report_assets.c: render/report.css render/report.js scripts/embed-assets.sh
+# The HTML report's and the flame graph's style sheets and scripts, compiled
+# in (with the scripts' hashes for the page's Content-Security-Policy).
+ASSETS = report_css=render/report.css report_js=render/report.js \
+         flame_css=render/flame.css flame_js=render/flame.js
+$(GEN)/report_assets.c: $(foreach a,$(ASSETS),$(lastword $(subst =, ,$(a)))) scripts/embed-assets.sh
 	@mkdir -p $(GEN)
 	@echo "  EMBED   $@"
-	@scripts/embed-assets.sh $@ render/report.css render/report.js
+	@scripts/embed-assets.sh $@ $(ASSETS)
 
 # generated sources are compiled by these rules (the ones above take the
 # source tree's paths); every object waits for the generated header

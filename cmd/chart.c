@@ -65,7 +65,7 @@ static const struct vp_cmd_info info = {
 	"sources shape that comparison; -e, --sort and --labels apply to saved ones too).\n"
 	"--format html writes DIR/index.html: one page that needs nothing else (no network),\n"
 	"with the sides' facts, where the time went, every function of each event (of every\n"
-	"side) in a table to sort and filter, and the charts inline.",
+	"side) in a table to sort and filter, and the charts and flame graphs inline.",
 	opts, 0,
 };
 

@@ -1,7 +1,8 @@
 /* The flame graph as an interactive SVG: cairo's heading (svgmeta.c makes
  * it accessible), then every frame of the layout as an element with its
  * values as attributes and a <title> tooltip, a search box, a reset button,
- * and the script and style of flamejs.c. Everything from a file goes in as
+ * and the script and style of flame.js and flame.css (class names: the
+ * HTML report holds several, their ids prefixed). Everything from a file goes in as
  * libxml2 text or attribute values (escaped), never as markup. */
 #include "render_internal.h"
 
@@ -79,7 +80,7 @@ static int frame(xmlNodePtr parent, const struct vp_flame_layout *L, const struc
 	r = box(g, "vp-box", f, y, h);
 	colour(r, "fill", vp_flame_rgb(L, f));
 	if (f->change == VP_CHANGE_ONLY0 || f->change == VP_CHANGE_ONLY1)
-		box(g, "vp-hatch", f, y, h);
+		xmlSetProp(box(g, "vp-hatch", f, y, h), BAD_CAST "fill", BAD_CAST "url(#vp-hatch)");
 	/* the label a viewer without scripts shows; the script refits it */
 	vp_flame_label(cr, vp_flame_name(L, f->node), f->w, label, sizeof(label));
 	xmlNodePtr t = xmlNewChild(g, ns, BAD_CAST "text", NULL);
@@ -124,18 +125,21 @@ static void controls(xmlNodePtr root, const struct vp_flame_layout *L)
 	xmlAddChild(fo, div);
 	xmlNodePtr in = xmlNewChild(div, xh, BAD_CAST "input", NULL);
 	xmlSetProp(in, BAD_CAST "id", BAD_CAST "vp-search");
+	xmlSetProp(in, BAD_CAST "class", BAD_CAST "vp-search");
 	xmlSetProp(in, BAD_CAST "type", BAD_CAST "search");
 	xmlSetProp(in, BAD_CAST "placeholder", BAD_CAST "search frames (regular expression)");
 	xmlSetProp(in, BAD_CAST "aria-label", BAD_CAST "search frames");
 
 	xmlNodePtr st = xmlNewChild(root, root->ns, BAD_CAST "text", NULL);
 	xmlSetProp(st, BAD_CAST "id", BAD_CAST "vp-status");
+	xmlSetProp(st, BAD_CAST "class", BAD_CAST "vp-status");
 	vp_svg_num(st, "x", 264);
 	vp_svg_num(st, "y", y + 15);
 	xmlNodeAddContent(st, BAD_CAST "Click a frame to zoom into it; Esc or Reset zoom goes back; "
 				     "hover for values.");
 	xmlNodePtr rs = xmlNewChild(root, root->ns, BAD_CAST "text", NULL);
 	xmlSetProp(rs, BAD_CAST "id", BAD_CAST "vp-reset");
+	xmlSetProp(rs, BAD_CAST "class", BAD_CAST "vp-reset");
 	vp_svg_num(rs, "x", L->width - 16);
 	vp_svg_num(rs, "y", y + 15);
 	xmlSetProp(rs, BAD_CAST "text-anchor", BAD_CAST "end");
@@ -194,10 +198,11 @@ static int enrich(const struct vp_flame_layout *L, const struct vp_chart_opts *o
 	defs(root);
 	xmlNodePtr style = xmlNewChild(root, root->ns, BAD_CAST "style", NULL);
 	xmlSetProp(style, BAD_CAST "type", BAD_CAST "text/css");
-	xmlNodeAddContent(style, BAD_CAST vp_flame_style);
+	xmlNodeAddContent(style, BAD_CAST vp_flame_css);
 
 	g = xmlNewChild(root, root->ns, BAD_CAST "g", NULL);
 	xmlSetProp(g, BAD_CAST "id", BAD_CAST "vp-flame");
+	xmlSetProp(g, BAD_CAST "class", BAD_CAST "vp-flame");
 	vp_svg_num(g, "data-plot-x", L->plot_x);
 	vp_svg_num(g, "data-plot-w", L->plot_w);
 	vp_svg_num(g, "data-font", VP_FLAME_FONT);
@@ -225,7 +230,7 @@ static int enrich(const struct vp_flame_layout *L, const struct vp_chart_opts *o
 	controls(root, L);
 	xmlNodePtr sc = xmlNewChild(root, root->ns, BAD_CAST "script", NULL);
 	xmlSetProp(sc, BAD_CAST "type", BAD_CAST "text/javascript");
-	xmlAddChild(sc, xmlNewCDataBlock(doc, BAD_CAST vp_flame_script, (int)strlen(vp_flame_script)));
+	xmlAddChild(sc, xmlNewCDataBlock(doc, BAD_CAST vp_flame_js, (int)strlen(vp_flame_js)));
 	if (r < 0) {
 		xmlFreeDoc(doc);
 		return r;

@@ -1,11 +1,13 @@
 /* The HTML report (vmprof chart --format html): one self-contained page per
  * comparison, built as a libxml2 tree and written by its HTML serialiser.
- * In order: the sides' facts, the headline, then per event the table of
- * every row, the charts inline (SVG) and a note on how to read each. The
- * style sheet and the script are this project's (report.css, report.js,
- * compiled in); a Content-Security-Policy lets the page load nothing and run
- * only that script (by its hash), so a name from a file can never become
- * code even if it were taken for markup. Deterministic: no clock, no
+ * In order: the sides' facts, the headline (where the time went, with its
+ * waterfall), then per event the table of every row, the charts inline
+ * (SVG), the flame graph when the event has call stacks, and a note on how
+ * to read each. The style sheet and the scripts are this project's
+ * (report.css, report.js, and flame.js when a flame graph is on the page,
+ * compiled in); a Content-Security-Policy lets the page load nothing and
+ * run only those scripts (by their hashes), so a name from a file can never
+ * become code even if it were taken for markup. Deterministic: no clock, no
  * random ids. */
 #include "html_internal.h"
 
@@ -15,19 +17,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void head(xmlNodePtr html, const struct vp_comparison *c, const char *title)
+/* The page's head; *csp gets the policy's element, whose content is set once
+ * the page knows which scripts it runs (csp_set). */
+static void head(xmlNodePtr html, const char *title, xmlNodePtr *csp)
 {
 	xmlNodePtr h = vp_h_el(html, "head", NULL), m;
-	char csp[256];
 
-	(void)c;
 	vp_h_attr(vp_h_el(h, "meta", NULL), "charset", "utf-8");
-	/* nothing from outside, no script but ours; cairo's SVG needs style attributes */
-	snprintf(csp, sizeof(csp), "default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-%s'; "
-		 "base-uri 'none'; form-action 'none'", vp_report_js_sha256);
 	m = vp_h_el(h, "meta", NULL);
 	vp_h_attr(m, "http-equiv", "Content-Security-Policy");
-	vp_h_attr(m, "content", csp);
+	*csp = m;
 	m = vp_h_el(h, "meta", NULL);
 	vp_h_attr(m, "name", "viewport");
 	vp_h_attr(m, "content", "width=device-width, initial-scale=1");
@@ -43,6 +42,27 @@ static void head(xmlNodePtr html, const struct vp_comparison *c, const char *tit
 	m = vp_h_el(h, "style", NULL);
 	if (m && !xmlAddChild(m, xmlNewText(BAD_CAST vp_report_css)))
 		h->doc->_private = h->doc;
+}
+
+/* Nothing from outside, no script but ours (by hash); cairo's SVG needs
+ * style attributes. */
+static void csp_set(xmlNodePtr m, int flame)
+{
+	char csp[400];
+
+	snprintf(csp, sizeof(csp), "default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-%s'%s%s%s; "
+		 "base-uri 'none'; form-action 'none'", vp_report_js_sha256, flame ? " 'sha256-" : "",
+		 flame ? vp_flame_js_sha256 : "", flame ? "'" : "");
+	vp_h_attr(m, "content", csp);
+}
+
+/* A script of ours at the end of the body (raw text: embed-assets.sh checks
+ * it ends no element); 0, or -ENOMEM. */
+static int script(xmlNodePtr body, const char *js)
+{
+	xmlNodePtr s = vp_h_el(body, "script", NULL);
+
+	return s && xmlAddChild(s, xmlNewText(BAD_CAST js)) ? 0 : -ENOMEM;
 }
 
 static void page_title(const struct vp_comparison *c, char *buf, size_t size)
@@ -125,9 +145,9 @@ static int serialise(xmlDocPtr doc, char **out, size_t *len)
 int vp_html_page(const struct vp_comparison *c, const struct vp_chart_opts *o, char **out, size_t *len)
 {
 	xmlDocPtr doc = htmlNewDocNoDtD(NULL, NULL);	/* _private: vp_h_failed */
-	xmlNodePtr html, body, header, main, foot, script;
+	xmlNodePtr html, body, header, main, foot, csp = NULL;
 	char title[1024];
-	int r = 0;
+	int r = 0, flames = 0;
 
 	*out = NULL;
 	*len = 0;
@@ -138,27 +158,32 @@ int vp_html_page(const struct vp_comparison *c, const struct vp_chart_opts *o, c
 	xmlDocSetRootElement(doc, html);
 	vp_h_attr(html, "lang", "en");
 	page_title(c, title, sizeof(title));
-	head(html, c, o->title ? o->title : title);
+	head(html, o->title ? o->title : title, &csp);
 
 	body = vp_h_el(html, "body", NULL);
 	header = vp_h_el(body, "header", NULL);
 	vp_h_text(header, "h1", NULL, o->title ? o->title : title);
 	vp_h_text(header, "p", "lede", "Where, function by function, the sides differ: the sides' "
-		  "facts, the headline, then for each event every function in a table you can sort "
-		  "and filter, and the charts.");
+		  "facts, where the time went, then for each event every function in a table you can "
+		  "sort and filter, the charts and, with call stacks, the flame graph.");
 	nav(header, c);
 	main = vp_h_el(body, "main", NULL);
 	vp_h_attr(main, "id", "main");
 	vp_html_facts(main, c);
 	r = vp_html_headline(main, c, o);
 	for (size_t i = 0; i < c->nevents && r >= 0; i++)
-		r = event_section(main, c, i, o);
+		if ((r = event_section(main, c, i, o)) > 0)
+			flames += r;
 	foot = vp_h_el(body, "footer", NULL);
 	vp_h_text(foot, "p", NULL, "Written by vmprof " VP_VERSION " (vmprof chart --format html). "
 		  "The numbers are those of vmprof compare --format csv for the same inputs.");
-	script = vp_h_el(body, "script", NULL);
-	if (!script || !xmlAddChild(script, xmlNewText(BAD_CAST vp_report_js)))
-		r = r < 0 ? r : -ENOMEM;
+	if (r >= 0)
+		r = script(body, vp_report_js);
+	/* one copy of the flame graph's script runs every graph on the page */
+	if (r >= 0 && flames)
+		r = script(body, vp_flame_js);
+	if (csp)
+		csp_set(csp, flames > 0);
 	/* a helper that met ENOMEM left something out: the page is incomplete */
 	if (r >= 0 && (vp_h_failed(doc) || !foot))
 		r = -ENOMEM;

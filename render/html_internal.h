@@ -73,17 +73,24 @@ void vp_html_facts(xmlNodePtr main, const struct vp_comparison *c);
 int vp_html_headline(xmlNodePtr main, const struct vp_comparison *c, const struct vp_chart_opts *o);
 void vp_html_table(xmlNodePtr sec, const struct vp_comparison *c, const struct vp_cmp_event *e,
 		   size_t idx);
-/* One chart inline, as a figure with id (its SVG ids prefixed with it), an
- * accessible label for its scrolling box and a how-to note; e NULL for a
- * chart of the whole comparison. A negative code when it cannot be drawn. */
+/* A chart's SVG tree inline, as a figure with id (its SVG ids prefixed with
+ * it, its scripts left out), an accessible label for its scrolling box and a
+ * how-to note; frees svg. A negative code when it cannot be copied. */
+int vp_html_figure(xmlNodePtr sec, xmlDocPtr svg, const char *id, const char *label,
+		   const char *howto);
+/* One chart drawn (vp_chart_svg_doc: e's, or side's waterfall when e is
+ * NULL) and put inline with vp_html_figure. */
 int vp_html_chart(xmlNodePtr sec, const struct vp_comparison *c, const struct vp_cmp_event *e,
-		  const struct vp_chart_opts *o, unsigned kind, const char *id, const char *label,
-		  const char *howto);
-/* The charts o->kinds asks for; a negative code when one cannot be drawn. */
+		  size_t side, const struct vp_chart_opts *o, unsigned kind, const char *id,
+		  const char *label, const char *howto);
+/* The charts o->kinds asks for: bar, circle, then the flame graph when e has
+ * call stacks. 1 when a flame graph is on the page (it needs the flame
+ * script), 0 when not, a negative code when a chart cannot be drawn. */
 int vp_html_charts(xmlNodePtr sec, const struct vp_comparison *c, const struct vp_cmp_event *e,
 		   size_t idx, const struct vp_chart_opts *o);
 
-/* ---- report_assets.c (generated from render/report.css and report.js) */
+/* ---- report_assets.c (generated from render/report.css and report.js by
+ * embed-assets.sh) */
 extern const char vp_report_css[], vp_report_js[], vp_report_js_sha256[];
 
 #endif

@@ -258,8 +258,9 @@ void vp_flame_hatch(cairo_t *cr, double x, double y, double w, double h);
 int vp_flame_render(const struct vp_flame_layout *L, const struct vp_chart_opts *o, unsigned fmt,
 		    struct vp_membuf *b);
 int vp_flame_svg_doc(const struct vp_flame_layout *L, const struct vp_chart_opts *o, xmlDocPtr *out);
-/* ---- flamejs.c: the SVG's script and style, written for vmprof. */
-extern const char vp_flame_script[], vp_flame_style[];
+/* ---- flame.js, flame.css (compiled in by embed-assets.sh): the SVG's
+ * script and style, written for vmprof; the script's hash for a page's CSP. */
+extern const char vp_flame_js[], vp_flame_css[], vp_flame_js_sha256[];
 
 /* ---- formats.c: draw one chart in one format into memory. */
 struct vp_membuf {

@@ -119,7 +119,8 @@ done
 </head><body>
 <h1>vmprof demo: host vs guest</h1>
 <p>The same workloads recorded on this host and inside a QEMU guest, compared per function.
-Each report has the sides' facts, every function in a table to sort and filter, and the charts.</p>
+Each report has the sides' facts, where the time went, every function in a table to sort and filter,
+the charts and, for matmul (recorded with -g), the flame graph.</p>
 <ul>
 HTML
 	for name in "${workloads[@]}"; do

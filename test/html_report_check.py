@@ -15,8 +15,14 @@ their own chart; at 1280 and 375 px wide nothing overflows the page; dark
 mode and print styles apply. Screenshots at both widths go to SHOTDIR.
 
 Usage: html_report_check.py PAGE COMPARE.csv SHOTDIR NAME [--names FILE] [--nosort]
+                            [--split TIME.csv] [--flames N]
   --names FILE: names (one a line) that must show as text, exactly, somewhere
   in the page (hostile inputs).
+  --split TIME.csv: the headline has a table of where the time went per side
+  with the numbers of compare --time-split --format csv (every measured part,
+  in its order), and its waterfall chart drawn inline beside it.
+  --flames N: N flame graphs inline (one per event with call stacks), each
+  with its frames drawn, run by the page's one copy of the flame script.
 Exit 0 when all holds, 1 with the reasons, 77 when there is no browser."""
 import csv
 import os
@@ -218,7 +224,7 @@ def check_filter(b, table, event, want):
 
 CHARTS = """
 const out = [];
-for (const svg of document.querySelectorAll('section.event figure.chart svg, #headline figure.chart svg')) {
+for (const svg of document.querySelectorAll('section.event figure.chart > .scroll > svg, #headline figure.chart > .scroll > svg')) {
   const r = svg.getBoundingClientRect();
   let broken = 0, uses = 0;
   for (const u of svg.querySelectorAll('use')) {
@@ -230,22 +236,77 @@ for (const svg of document.querySelectorAll('section.event figure.chart svg, #he
   out.push({w: r.width, h: r.height, shapes: svg.querySelectorAll('path,rect,use').length,
             uses: uses, broken: broken,
             bars: svg.querySelectorAll('.bar').length, slices: svg.querySelectorAll('.slice').length,
-            event: svg.closest('section').id});
+            frames: svg.querySelectorAll('g.vp-flame g.vp-frame').length,
+            flame: svg.querySelector('g.vp-flame') !== null, event: svg.closest('section').id});
 }
 return out;
 """
 
+# the page's own scripts are the body's last children: report.js, then the
+# flame graph's when the page has flame graphs
 FOREIGN = """
-const own = document.querySelector('script');
-const out = {scripts: document.scripts.length, handlers: [], tags: []};
+const own = Array.from(document.body.children).filter(e => e.localName === 'script');
+const out = {scripts: document.scripts.length, own: own.length, handlers: [], tags: []};
 for (const el of document.querySelectorAll('*')) {
   for (const a of el.attributes) if (/^on/i.test(a.name)) out.handlers.push(el.tagName + ' ' + a.name);
   if (/^(img|iframe|object|embed|b|link|base|form|video|audio|source)$/i.test(el.localName) ||
-      (el.localName === 'script' && el !== own))
+      (el.localName === 'script' && !own.includes(el)))
     out.tags.push(el.localName);
 }
 return out;
 """
+
+SPLIT = """
+return Array.from(document.querySelectorAll('#headline table.split')).map(t => ({
+  side: t.getAttribute('data-side'),
+  heads: Array.from(t.tHead.rows[0].cells).map(th => th.getAttribute('data-col')),
+  rows: Array.from(t.tBodies[0].rows).map(tr => ({part: tr.getAttribute('data-part'),
+    cells: Array.from(tr.cells).map(c => ({v: c.getAttribute('data-v'), low: c.getAttribute('data-low'),
+      high: c.getAttribute('data-high'), text: c.textContent}))}))}));
+"""
+
+
+def check_split(b, path):
+    """The headline's tables against compare --time-split --format csv."""
+    with open(path, newline="", encoding="utf-8") as f:
+        want = [r for r in csv.DictReader(f) if r["measured"] == "1"]
+    tables = b.js(SPLIT)
+    sides = []
+    for r in want:
+        if r["side"] not in sides:
+            sides.append(r["side"])
+    if [t["side"] for t in tables] != sides:
+        bad(f"headline tables for {[t['side'] for t in tables]}, the CSV has {sides}")
+        return 0
+    for t in tables:
+        rows = [r for r in want if r["side"] == t["side"]]
+        if [g["part"] for g in t["rows"]] != [r["part"] for r in rows]:
+            bad(f"headline {t['side']}: parts {[g['part'] for g in t['rows']]}, CSV "
+                f"{[r['part'] for r in rows]}")
+            continue
+        for g, r in zip(t["rows"], rows):
+            cells = dict(zip(t["heads"], g["cells"]))
+            for col in ("baseline", "value", "delta", "gap_share"):
+                if cells[col]["v"] != r[col]:
+                    bad(f"headline {t['side']} {r['part']} {col}: page '{cells[col]['v']}', "
+                        f"CSV '{r[col]}'")
+            if "delta_lo" in cells:
+                got = (cells["delta_lo"]["low"] or "", cells["delta_lo"]["high"] or "")
+                if got != (r["delta_lo"], r["delta_hi"]):
+                    bad(f"headline {t['side']} {r['part']}: interval {got}, CSV "
+                        f"({r['delta_lo']}, {r['delta_hi']})")
+            elif r["delta_lo"]:
+                bad(f"headline {t['side']}: the CSV has intervals, the page none")
+            # what a person reads is that time in a unit, to the digits shown
+            # (and the CSV's, microseconds)
+            num, unit = (cells["value"]["text"].split() + ["", ""])[:2]
+            decimals = len(num.split(".")[1]) if "." in num else 0
+            scale = UNITS.get(unit, float("nan"))
+            err = abs(float(num) * scale - float(r["value"]) * 1e9)
+            if not err <= (0.5 * 10 ** -decimals + 1e-9) * scale + 500:
+                bad(f"headline {t['side']} {r['part']}: shows '{cells['value']['text']}' for "
+                    f"{r['value']} s")
+    return len(tables)
 
 
 def check_page(b, name, width, shotdir):
@@ -308,7 +369,9 @@ def main():
         if "default-src 'none'" not in csp or "unsafe-inline" in csp.split("script-src")[1].split(";")[0]:
             bad(f"no CSP that forbids outside loads and foreign script: '{csp}'")
         foreign = b.js(FOREIGN)
-        if foreign["scripts"] != 1 or foreign["handlers"] or foreign["tags"]:
+        flames = int(sys.argv[sys.argv.index("--flames") + 1]) if "--flames" in sys.argv else 0
+        if foreign["scripts"] != foreign["own"] or foreign["own"] != 1 + (flames > 0) or \
+                foreign["handlers"] or foreign["tags"]:
             bad(f"elements or handlers the page did not write: {foreign}")
         text = b.js("return document.body.textContent")
         for n in names:
@@ -327,16 +390,28 @@ def main():
                 check_sorting(b, table, event, rows)
                 check_filter(b, table, event, rows)
         charts = b.js(CHARTS)
-        per_event = [c for c in charts if c["event"] != "headline"]
+        per_event = [c for c in charts if c["event"] != "headline" and not c["flame"]]
         if len(per_event) != 2 * len(events):
             bad(f"{len(per_event)} charts for {len(events)} events (a bar and a circle each)")
+        splits = check_split(b, sys.argv[sys.argv.index("--split") + 1]) if "--split" in sys.argv else 0
+        waterfalls = [c for c in charts if c["event"] == "headline"]
+        if len(waterfalls) != splits:
+            bad(f"{len(waterfalls)} waterfall charts in the headline for {splits} split tables")
+        drawn = [c for c in charts if c["flame"]]
+        if len(drawn) != flames:
+            bad(f"{len(drawn)} flame graphs on the page, want {flames}")
+        for c in drawn:
+            if c["frames"] < 3:
+                bad(f"the flame graph of {c['event']} has {c['frames']} frames")
+        if len({c["event"] for c in drawn}) != len(drawn):
+            bad("two flame graphs in one event's section")
         for c in charts:
             if c["w"] < 100 or c["h"] < 100 or c["shapes"] < 10:
                 bad(f"an empty or unsized chart in {c['event']}: {c}")
             if c["broken"]:
                 bad(f"{c['broken']} of {c['uses']} glyph references in a chart of {c['event']} "
                     "point outside it")
-            if c["bars"] + c["slices"] == 0 and c["event"] != "headline":
+            if c["bars"] + c["slices"] == 0 and c["event"] != "headline" and not c["flame"]:
                 bad(f"a chart of {c['event']} has no bars or slices")
         for width in (1280, 375):
             check_page(b, name, width, shotdir)
@@ -358,7 +433,7 @@ def main():
     if problems:
         return 1
     print(f"ok: {len(tables)} tables, {sum(len([r for r in want if r['event'] == e]) for e in events)} "
-          f"rows, {len(charts)} charts")
+          f"rows, {len(charts)} charts ({splits} waterfalls, {len(drawn)} flame graphs)")
     return 0
 
 

@@ -54,13 +54,14 @@ cmp -s rep/index.html again/index.html || fail "the same comparison gave another
 check multi multi/index.html m.csv --nosort
 
 # 3. hostile names inside a perf.data (portable symbols, host name, hypervisor),
-#    as a guest's file would carry them
+#    as a guest's file would carry them; recorded with -g, so the page holds
+#    a flame graph of those names too
 rec=$TOP/test/fuzz/corpus/perfdata/vmprof-record.data
 python3 "$TOP/test/make_hostile_names.py" "$rec" bad.data > names.txt
 "$VMPROF_SAN" chart --format html -o badrep "$rec" bad.data 2>/dev/null || fail "chart of the hostile perf.data failed"
 "$VMPROF" compare --top 0 --format csv -o b.xml "$rec" bad.data > b.csv 2>/dev/null
 grep -q '<script>alert' badrep/index.html && fail "a name reached the page as a script element"
-check hostile-perfdata badrep/index.html b.csv --names names.txt
+check hostile-perfdata badrep/index.html b.csv --names names.txt --flames 1
 
 # 4. hostile names in CSV tables: symbols, objects and an event name
 python3 - <<'PY'

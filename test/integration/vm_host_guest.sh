@@ -187,6 +187,29 @@ g = [e for e in ET.parse(sys.argv[1]).iter("{http://www.w3.org/2000/svg}g")
 if not any(int(e.get("data-v0")) > 0 and int(e.get("data-v1")) > 0 for e in g):
     sys.exit(f"multiply frames: {[(e.get('data-v0'), e.get('data-v1')) for e in g]}")
 PY
+# matmul's HTML report holds the same flame graph inline (multiply among its
+# frames) and, like every workload's, where the time went
+python3 - "$out" <<'PY' || fail "a workload's HTML report lacks its headline or matmul's flame graph"
+import os, sys
+from html.parser import HTMLParser
+class Page(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.split = self.flames = 0
+        self.names = set()
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.split += tag == "table" and a.get("class") == "split"
+        self.flames += tag == "g" and a.get("class") == "vp-flame"
+        if tag == "g" and a.get("class") == "vp-frame":
+            self.names.add(a.get("data-name"))
+for w in ("matmul", "memwalk", "pingpong", "appio"):
+    p = Page()
+    p.feed(open(os.path.join(sys.argv[1], "charts", w, "index.html"), encoding="utf-8").read())
+    assert p.split == 1, f"{w}: {p.split} time split tables"
+    if w == "matmul":
+        assert p.flames >= 1 and "multiply" in p.names, f"matmul: {p.flames} flame graphs"
+PY
 grep -q '^# guest vs host: intervals at 95% from the variation between runs (3 and 3 runs)$' "$out/matmul.txt" ||
 	fail "the matmul comparison is not judged across 3 runs a side: $(sed -n 1,12p "$out/matmul.txt")"
 grep -qE '[0-9.]+x \[[0-9.]+, [0-9.inf]+\] .*\[\.\] multiply$' "$out/matmul.txt" || fail "multiply has no interval"
