@@ -16,7 +16,7 @@ struct writer {
 	struct vp_session *session;
 	struct pprof_event **by_evsel;	/* NULL: not exported */
 	size_t nevsel;
-	uint32_t *stack;		/* one sample's location indices */
+	uint32_t *stack;		/* one sample's location indices (VP_STACKS_MAX_LEN) */
 	struct vp_error *err;
 };
 
@@ -262,7 +262,7 @@ int vp_pprof_from_perfdata(const char *path, const struct vp_load_opts *lo,
 
 	*out = NULL;
 	if (!(w.p = calloc(1, sizeof(*w.p))) || !(w.p->pool = vp_strpool_new()) ||
-	    !(w.stack = malloc(VP_STACKS_MAX_FRAMES * sizeof(*w.stack)))) {
+	    !(w.stack = malloc(VP_STACKS_MAX_LEN * sizeof(*w.stack)))) {
 		r = vp_errorf(err, -ENOMEM, "out of memory");
 		goto out;
 	}

@@ -16,7 +16,7 @@ struct vp_stacks {
 	const struct vp_evsel *want;
 	int (*fn)(void *ctx, const struct vp_stack *stack);
 	void *ctx;
-	struct vp_frame frames[VP_STACKS_MAX_FRAMES + 1];	/* + the sampled address */
+	struct vp_frame frames[VP_STACKS_MAX_LEN];
 };
 
 int vp_stacks_open(const char *path, const struct vp_load_opts *lo, struct vp_strpool *pool,

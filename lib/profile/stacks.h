@@ -11,6 +11,9 @@
 /* Frames kept per sample; a longer callchain is cut (the kernel's own cap,
  * kernel.perf_event_max_stack, is 127 by default). */
 #define VP_STACKS_MAX_FRAMES 1024
+/* Frames of a delivered stack at most: the kept chain and the sampled
+ * address added before it (vp_stack.added_leaf). Size buffers by this. */
+#define VP_STACKS_MAX_LEN (VP_STACKS_MAX_FRAMES + 1)
 
 struct vp_frame {
 	uint64_t ip;
@@ -22,7 +25,7 @@ struct vp_stack {
 	const struct vp_sample *s;
 	const char *comm;		/* the thread's command at this point, NULL if unknown */
 	const struct vp_frame *frames;	/* leaf first; valid during the callback only */
-	size_t n;			/* >= 1: the sampled address at least */
+	size_t n;			/* 1 to VP_STACKS_MAX_LEN */
 	/* 1 when frames[0] is the sampled address, added because the callchain
 	 * does not start there (a chain of kernel frames only, --call-graph
 	 * dwarf; a hand-made chain): perf report counts self time at it, perf

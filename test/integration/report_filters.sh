@@ -34,8 +34,10 @@ agree() {	# agree NAME PERF_SORT "PERF FILTER" "VMPROF FILTER" [FILE]
 		fail "$name: perf report failed"
 	eval "\"$VMPROF_SAN\" report $file $vf" > $name.vmprof 2>$name.err ||
 		{ cat $name.err; fail "$name: vmprof report failed"; }
+	# vmprof's warnings too: "kernel samples stay unresolved" says its kernel
+	# symbols were unreadable then (kptr_restrict=2 set meanwhile, say)
 	python3 "$TOP/test/perf_agree.py" $name.perf $name.vmprof --totals "${extra[@]}" > $name.cmp ||
-		{ cat $name.cmp; fail "$name: vmprof and perf disagree"; }
+		{ cat $name.cmp $name.err; fail "$name: vmprof and perf disagree"; }
 	total=$(awk '/^# Samples:/ { n += $3 } END { print n + 0 }' $name.vmprof)
 	note "$1: $(tail -1 $name.cmp), $total kept"
 }
@@ -132,7 +134,7 @@ go tool pprof -top -nodecount=1000000 -nodefraction=0 -edgefraction=0 -sample_in
 perf report -i t.data "${relative[@]}" --sort comm,dso,sym --comms weights --time "$wr" \
 	> f.perf 2>/dev/null
 python3 "$TOP/test/pprof_agree.py" flat f.top --perf f.perf --event cpu-clock ||
-	fail "convert pprof --comm --time: go tool pprof's flat samples differ from perf's"
+	{ cat f.err; fail "convert pprof --comm --time: go tool pprof's flat samples differ from perf's"; }
 grep -q 'anon_pipe_read' f.top && fail "convert pprof --comm weights kept pingpong's anon_pipe_read"
 
 # compare: the filter applies to both sides, judged by perf report of each

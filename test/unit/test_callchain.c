@@ -14,7 +14,9 @@
 
 #include "fixtures.h"
 #include "converters/formats.h"
+#include "converters/pprof.h"
 #include "lib/perfdata/perfdata.h"
+#include "lib/profile/stacks.h"
 #include "lib/perfdata/write.h"
 #include "lib/record/portable.h"
 #include "lib/symbols/session.h"
@@ -26,7 +28,50 @@
 static const char kallsyms_text[] = "ffffffff81000000 T _text\nffffffff81000000 T kfunc\n"
 				    "ffffffff81001000 T hvfunc\nffffffff81002000 T _etext\n";
 
-static char dir[64], path[128], ks[128];
+static char dir[64], path[128], ks[128], longpath[128];
+
+/* A cpu-clock file with one kernel sample of pid 42 (comm) at ip with the
+ * callchain chain[nr], leaf first: 0, -1. */
+static int write_one(const char *file, const char *comm, uint64_t ip, const uint64_t *chain,
+		     uint64_t nr)
+{
+	static uint64_t ids[1] = { 7 };
+	struct vp_pdw_event ev = { .name = "cpu-clock", .ids = ids, .nids = 1 };
+	struct vp_pdw_features feat = { .nr_cpus_avail = 1, .nr_cpus_online = 1 };
+	struct vp_error err = { 0 };
+	struct vp_pdw *w;
+	struct sample {
+		struct perf_event_header h;
+		uint64_t ip;
+		uint32_t pid, tid;
+		uint64_t time;
+		uint32_t cpu, res;
+		uint64_t period, nr;
+	} *s;
+	size_t size = sizeof(*s) + nr * sizeof(*chain);
+	int r = -1;
+
+	if (!(s = malloc(size)))
+		return -1;
+	*s = (struct sample){ { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, (uint16_t)size }, ip,
+			      42, 42, 10, 0, 0, 1000, nr };
+	memcpy(s + 1, chain, nr * sizeof(*chain));
+	ev.attr.type = PERF_TYPE_SOFTWARE;
+	ev.attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	ev.attr.sample_period = 1000;
+	ev.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			      PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
+	ev.attr.sample_id_all = 1;
+	if (vp_pdw_open(file, &ev, 1, &w, &err) == 0) {
+		if (vp_pdw_comm(w, 42, 42, comm) == 0 && vp_pdw_write(w, s, size) == 0 &&
+		    vp_pdw_finished_round(w) == 0)
+			r = vp_pdw_finish(w, &feat, &err) < 0 ? -1 : 0;	/* closes w */
+		else
+			vp_pdw_close(w);
+	}
+	free(s);
+	return r;
+}
 
 static void decoder_follows_perf(void **state)
 {
@@ -56,23 +101,14 @@ static void decoder_follows_perf(void **state)
 	assert_int_equal(vp_domain_from_cpumode(PERF_RECORD_MISC_HYPERVISOR), 'H');
 }
 
-/* One kernel sample whose callchain is [HV, H, KERNEL, K], leaf first. */
+/* hv.data: one kernel sample whose callchain is [HV, H, KERNEL, K], leaf
+ * first. long.data: one whose callchain holds as many frames as a stack
+ * keeps (VP_STACKS_MAX_FRAMES, all H) and does not start at the sampled
+ * address K: its stack is K and every frame of the chain, one over the cap. */
 static int setup(void **state)
 {
-	static uint64_t ids[1] = { 7 };
-	struct vp_pdw_event ev = { .name = "cpu-clock", .ids = ids, .nids = 1 };
-	struct vp_pdw_features feat = { .nr_cpus_avail = 1, .nr_cpus_online = 1 };
-	struct vp_error err = { 0 };
-	struct vp_pdw *w;
-	struct {
-		struct perf_event_header h;
-		uint64_t ip;
-		uint32_t pid, tid;
-		uint64_t time;
-		uint32_t cpu, res;
-		uint64_t period, nr, chain[4];
-	} s = { { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, sizeof(s) }, K, 42, 42, 10, 0, 0, 1000,
-		4, { PERF_CONTEXT_HV, H, PERF_CONTEXT_KERNEL, K } };
+	static const uint64_t hv[4] = { PERF_CONTEXT_HV, H, PERF_CONTEXT_KERNEL, K };
+	static uint64_t chain[VP_STACKS_MAX_FRAMES];
 	(void)state;
 
 	if (vp_test_mkdtemp(dir, "chain") < 0)
@@ -80,17 +116,11 @@ static int setup(void **state)
 	snprintf(ks, sizeof(ks), "%s/kallsyms", dir);
 	vp_test_write_file(ks, kallsyms_text);
 	snprintf(path, sizeof(path), "%s/hv.data", dir);
-	ev.attr.type = PERF_TYPE_SOFTWARE;
-	ev.attr.config = PERF_COUNT_SW_CPU_CLOCK;
-	ev.attr.sample_period = 1000;
-	ev.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-			      PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
-	ev.attr.sample_id_all = 1;
-	if (vp_pdw_open(path, &ev, 1, &w, &err) < 0 || vp_pdw_comm(w, 42, 42, "hvtest") < 0 ||
-	    vp_pdw_write(w, &s, sizeof(s)) < 0 || vp_pdw_finished_round(w) < 0 ||
-	    vp_pdw_finish(w, &feat, &err) < 0)
-		return -1;
-	return 0;
+	snprintf(longpath, sizeof(longpath), "%s/long.data", dir);
+	for (size_t i = 0; i < VP_STACKS_MAX_FRAMES; i++)
+		chain[i] = H;
+	return write_one(path, "hvtest", K, hv, 4) < 0 ||
+	       write_one(longpath, "long", K, chain, VP_STACKS_MAX_FRAMES) < 0 ? -1 : 0;
 }
 
 static int teardown(void **state)
@@ -140,12 +170,46 @@ static void folded_stacks_read_hypervisor_frames_as_hypervisor(void **state)
 	vp_folded_free(f);
 }
 
+/* The pprof export holds the whole stack of a sample at the frame cap whose
+ * chain does not start at the sampled address: VP_STACKS_MAX_FRAMES + 1
+ * locations, the sampled address (kfunc) the leaf. The writer's buffer for
+ * one sample's locations had room for the cap only (one past its end
+ * written: ASan's heap-buffer-overflow in check-unit-san). */
+static void pprof_keeps_a_stack_one_over_the_cap(void **state)
+{
+	struct vp_load_opts lo;
+	struct vp_pprof_opts po;
+	struct vp_pprof *p = NULL;
+	struct vp_error err = { 0 };
+	(void)state;
+
+	vp_load_opts_init(&lo);
+	lo.kallsyms = ks;
+	vp_pprof_opts_init(&po);
+	assert_int_equal(vp_pprof_from_perfdata(longpath, &lo, &po, &p, &err), 0);
+	assert_int_equal(p->nev, 1);
+	const struct pprof_event *e = &p->ev[0];
+	assert_int_equal(e->samples.n, 1);
+	const struct pprof_sample *smp = vp_pprof_vec_at(&e->samples, 0);
+	assert_int_equal(smp->nlocs, VP_STACKS_MAX_LEN);
+	const struct pprof_location *leaf = vp_pprof_vec_at(&e->locations, e->loc_ids[smp->locs]);
+	assert_int_equal(leaf->ip, K);
+	const struct pprof_function *fn = vp_pprof_vec_at(&e->functions, leaf->function - 1);
+	assert_string_equal(fn->symbol, "kfunc");
+	for (uint32_t i = 1; i < smp->nlocs; i++) {
+		const struct pprof_location *l = vp_pprof_vec_at(&e->locations, e->loc_ids[smp->locs + i]);
+		assert_int_equal(l->ip, H);
+	}
+	vp_pprof_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(decoder_follows_perf),
 		cmocka_unit_test(portable_symbols_skip_hypervisor_frames),
 		cmocka_unit_test(folded_stacks_read_hypervisor_frames_as_hypervisor),
+		cmocka_unit_test(pprof_keeps_a_stack_one_over_the_cap),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
