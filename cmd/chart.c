@@ -143,7 +143,7 @@ static int profile_flame(struct chart_args *a, const char *path)
 		return vp_usage_error(&info, "one profile makes a flame graph (--kind flame); bar and "
 				      "circle charts compare two: give HOST GUEST"), 2;
 	a->cmp.lo.events = a->cmp.events;
-	a->cmp.lo.stacks = 1;
+	a->cmp.lo.stacks = VP_STACKS_ALL;
 	if (vp_load_profile(path, &a->cmp.lo, &p, &err) < 0)
 		return vp_cmd_fail("chart", &err);
 	if (a->co.formats & VP_FMT_HTML) {

@@ -190,7 +190,7 @@ int vp_cmp_args_build(struct vp_cmp_args *a, char *const *args, size_t n, struct
 	/* the call stacks always (a flame graph of the comparison when the
 	 * inputs have callchains); inclusive counts when asked, counted once
 	 * per sample per key of the join */
-	a->lo.stacks = 1;
+	a->lo.stacks = VP_STACKS_RECORDED;
 	a->lo.children = a->children || VP_VALUE_IS_CHILDREN(a->co.value);
 	a->lo.children_key = a->co.key ? a->co.key : VP_KEY_SYM;
 	for (; parsed < n && r == 0; parsed++) {

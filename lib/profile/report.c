@@ -112,7 +112,7 @@ static struct vp_event_table *table_make(struct loader *l, const struct vp_evsel
 			if (t) {
 				t->children = l->o->children && !(has_field && l->o->group_by);
 				t->callchains = (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
-				if ((l->o->children || l->o->stacks) &&
+				if ((l->o->children || l->o->stacks == VP_STACKS_ALL) &&
 				    !(ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
 					vp_warn("'%s': '%s' was recorded without callchains (-g): %s",
 						vp_perfdata_path(l->pd), ev->name, l->o->children ?
@@ -346,6 +346,18 @@ static int add_stack(struct loader *l, struct vp_event_table *t, const struct vp
 	return vp_stack_tree_add(t->stacks, 0, comm, l->steps, n, self->samples, self->period);
 }
 
+/* Whether t's samples go into its stack tree. */
+static int wants_stacks(const struct loader *l, const struct vp_event_table *t)
+{
+	return l->o->stacks == VP_STACKS_ALL || (l->o->stacks == VP_STACKS_RECORDED && t->callchains);
+}
+
+/* Whether t's samples are walked down their callchains. */
+static int wants_paths(const struct loader *l, const struct vp_event_table *t)
+{
+	return l->frames && !t->group && (l->o->children || wants_stacks(l, t));
+}
+
 static int add_paths(struct loader *l, struct vp_event_table *t, const struct vp_sample *s,
 		     const struct vp_row *self)
 {
@@ -355,7 +367,7 @@ static int add_paths(struct loader *l, struct vp_event_table *t, const struct vp
 	vp_stack_resolve(l->sc.session, s, l->frames, &st);
 	if (l->o->children)
 		r = add_children(l, t, &st, self);
-	if (r == 0 && l->o->stacks)
+	if (r == 0 && wants_stacks(l, t))
 		r = add_stack(l, t, &st, self);
 	return r;
 }
@@ -370,7 +382,7 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 
 	if (!t || !vp_filter_keep(&l->filter, l->sc.session, s))
 		return 0;
-	if ((s->misc & VP_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL && !l->o->caller && !l->frames &&
+	if ((s->misc & VP_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL && !l->o->caller && !wants_paths(l, t) &&
 	    !t->weight && !t->group && !t->own_frame && !(l->key & (VP_KEY_COMM | VP_KEY_PID)) &&
 	    vp_session_kernel_loading(l->sc.session)) {
 		int r = pending_add(l, t, s);
@@ -416,7 +428,7 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 		l->last_key = row;
 		l->last_row = (size_t)at;
 	}
-	if (l->frames && !t->group && add_paths(l, t, s, &row) < 0)
+	if (wants_paths(l, t) && add_paths(l, t, s, &row) < 0)
 		return vp_errorf(l->sc.err, -ENOMEM, "'%s': out of memory", vp_perfdata_path(l->pd));
 	return 0;
 }
@@ -517,8 +529,12 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 		goto out;
 	}
 
-	/* inclusive counts and stacks read every sample's callchain: no shortcut */
-	l.plain = !o->caller && !o->children && !o->stacks && !(l.key & (VP_KEY_COMM | VP_KEY_PID));
+	/* inclusive counts and stacks read every sample's callchain: no shortcut
+	 * (a pipe's events are not all known yet) */
+	int stacks = o->stacks == VP_STACKS_ALL || (o->stacks && vp_perfdata_is_pipe(l.pd));
+	for (size_t i = 0; o->stacks && i < vp_perfdata_nevsel(l.pd); i++)
+		stacks |= (vp_perfdata_evsel(l.pd, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+	l.plain = !o->caller && !o->children && !stacks && !(l.key & (VP_KEY_COMM | VP_KEY_PID));
 	if ((o->children || o->stacks) &&
 	    (!(l.frames = calloc(VP_STACKS_MAX_FRAMES + 1, sizeof(*l.frames))) ||
 	     !(l.steps = calloc(VP_STACKS_MAX_FRAMES + 1, sizeof(*l.steps))))) {

@@ -22,7 +22,9 @@ struct vp_load_opts {
 	int children;			/* inclusive counts per row, as perf report --children */
 	unsigned children_key;		/* 0: once per sample per row; a comparison's join key
 					 * (its dso a short name): once per key of the join */
-	int stacks;			/* each table's call stacks as a tree (table->stacks) */
+	int stacks;			/* each table's call stacks as a tree (table->stacks):
+					 * VP_STACKS_ALL, or VP_STACKS_RECORDED only for events
+					 * recorded with callchains, without a warning for others */
 	int one_thread;			/* read on the calling thread only: the caller already
 					 * loads other files at the same time (compare) */
 	struct vp_filter filter;	/* which samples enter (--pid, --tid, --comm, --time) */
@@ -30,6 +32,8 @@ struct vp_load_opts {
 	int ordered;			/* the ordered walk even where the walk in pieces
 					 * would do (tests compare the two) */
 };
+
+enum { VP_STACKS_ALL = 1, VP_STACKS_RECORDED = 2 };
 
 void vp_load_opts_init(struct vp_load_opts *o);
 int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,

@@ -61,6 +61,11 @@ done
 perf record -q -o flat.data -e cpu-clock -F 2000 -- ./recurse 3000000 >/dev/null 2>&1
 "$VMPROF" chart --format svg -o f flat.data flat.data 2>/dev/null || fail "chart of files without -g"
 [ ! -e f/cpu-clock-flame.svg ] || fail "a flame graph by default without callchains"
+# and no word about callchains nobody asked for: compare keeps stacks only
+# of events that have them
+"$VMPROF" compare -o flat.xml flat.data flat.data > /dev/null 2>flat.err || fail "compare of files without -g"
+grep -q "without callchains" flat.err && fail "compare warns of callchains it was not asked for: $(cat flat.err)"
+grep -q "<stacks" flat.xml && fail "a comparison without callchains saved stacks"
 expect_status 1 "$VMPROF" chart --kind flame -o none flat.data flat.data
 # deterministic
 "$VMPROF" chart --kind flame --format svg -o again host.data guest.data 2>/dev/null || fail "second run"

@@ -663,7 +663,22 @@ static void mean_interval_published(void **state)
 	a.s = (struct vp_stat_side){ 1, a.v, a.c, a.t, a.tc };
 	assert_int_equal(vp_stat_mean_interval(&a.s, 0.05, &lo, &hi), 0);
 	assert_true(fabs(lo - 4795.389) < 5e-3 && fabs(hi - 18390.356) < 5e-3);
+	/* counts where GSL's inverse gamma no longer converges (it aborted a
+	 * chart of 6.5 M samples): scipy's chi2.ppf(0.025, 2c) / 2 and
+	 * chi2.isf(0.025, 2c + 2) / 2 */
+	static const double big[][3] = {
+		{ 20001, 19724.760671144322, 20280.14055721625 },
+		{ 1e6, 998040.9833402939, 1001961.9119454322 },
+		{ 6504905, 6499907.114887695, 6509905.7798024 },
+	};
+	for (size_t i = 0; i < sizeof(big) / sizeof(*big); i++) {
+		a.v[0] = a.c[0] = a.t[0] = a.tc[0] = big[i][0];
+		assert_int_equal(vp_stat_mean_interval(&a.s, 0.05, &lo, &hi), 0);
+		assert_true(fabs(lo / big[i][1] - 1) < 1e-8 && fabs(hi / big[i][2] - 1) < 1e-8);
+	}
 	a.v[0] = a.c[0] = 0;
+	a.t[0] = 1e6;
+	a.tc[0] = 1000;
 	assert_int_equal(vp_stat_mean_interval(&a.s, 0.05, &lo, &hi), 0);
 	assert_true(lo == 0 && hi == 0);
 	a.v[0] = 5;	/* a value without samples */
