@@ -10,6 +10,7 @@
  * become code even if it were taken for markup. Deterministic: no clock, no
  * random ids. */
 #include "html_internal.h"
+#include "lib/util/timefmt.h"
 
 #include <errno.h>
 #include <libxml/HTMLtree.h>
@@ -101,13 +102,19 @@ static int event_section(xmlNodePtr main, const struct vp_comparison *c, size_t 
 	vp_h_attrf(sec, "aria-labelledby", "%s-h", id);
 	vp_h_attrf(vp_h_textf(sec, "h2", NULL, "Event %s", e->name), "id", "%s-h", id);
 	p = vp_h_el(sec, "p", "sub");
+	int time = vp_hm_is_time(c, e);
 	for (size_t s = 0; s < vp_hm_nsides(c); s++) {
 		const char *name = vp_hm_event_name(e, s);
+		char period[48];
 		vp_h_attrf(vp_h_el(p, "span", "swatch"), "data-side", "%zu", s);
+		/* a time event's period in its unit, as the table shows it */
+		if (time)
+			vp_format_time(period, sizeof(period), (double)vp_hm_total_period(e, s), 1);
+		else
+			snprintf(period, sizeof(period), "%llu", (unsigned long long)vp_hm_total_period(e, s));
 		if (name)
-			vp_h_addf(p, "%s: %s, %llu samples, period %llu%s", vp_hm_label(c, s), name,
-				  (unsigned long long)vp_hm_total_samples(e, s),
-				  (unsigned long long)vp_hm_total_period(e, s),
+			vp_h_addf(p, "%s: %s, %llu samples, period %s%s", vp_hm_label(c, s), name,
+				  (unsigned long long)vp_hm_total_samples(e, s), period,
 				  s + 1 < vp_hm_nsides(c) ? "; " : ". ");
 		else
 			vp_h_addf(p, "%s: not recorded%s", vp_hm_label(c, s), s + 1 < vp_hm_nsides(c) ? "; " : ". ");

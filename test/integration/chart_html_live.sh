@@ -50,6 +50,20 @@ for k in 1 2; do
 	total=$((total + t))
 done
 [ "$total" -gt 0 ] || fail "no stack through compute (test is vacuous)"
+# the event's heading gives slow's period as time: perf script's sum of the
+# two runs' periods, to half the last digit shown
+python3 - rep/index.html "$second" ps1.txt ps2.txt <<'PY' || fail "the heading's period of slow is not perf's total"
+import re, sys
+html, ev = open(sys.argv[1], encoding="utf-8").read(), sys.argv[2]
+want = sum(int(l.split()[1]) for f in sys.argv[3:] for l in open(f) if re.search(r"\b%s:" % re.escape(ev), l))
+m = re.search(r"slow: %s, \d+ samples, period ([0-9.]+) (ns|µs|ms|s)[;.]" % re.escape(ev), html)
+if not m or not want:
+    sys.exit(f"no heading period for slow's {ev} (perf: {want})")
+scale = {"ns": 1, "µs": 1e3, "ms": 1e6, "s": 1e9}[m.group(2)]
+digits = len(m.group(1).split(".")[1]) if "." in m.group(1) else 0
+if abs(float(m.group(1)) * scale - want) > 0.5 * 10 ** -digits * scale:
+    sys.exit(f"heading {m.group(0)} against perf's {want} ns")
+PY
 $PY "$TOP/test/flame_browser.py" rep/index.html "$WORK/browser2" --graph 1 --click main \
 	--search '^compute$' "$total" --screenshot "$BUILD/screenshots/live-flame.png" ||
 	fail "the second flame graph of the page does not work on its own"
