@@ -32,7 +32,7 @@
 #define QUEUE_MAX	((256ull << 20) / 64)	/* ordered.c's half-flush threshold, in records */
 
 struct worker {
-	struct vp_error err;
+	VP_THREAD_OWN struct vp_error err;
 	int rc;			/* a tool's error */
 	size_t rc_piece;	/* in this piece (the lowest piece's error wins) */
 	int malformed;		/* a sample the ordered walk must name */
@@ -241,7 +241,7 @@ static int plan_records(struct vp_pieces *p)
 	if (!p->n || !p->lo || !p->qlo)
 		return -ENOMEM;
 	for (size_t k = 0; k < p->npc; k++) {
-		const struct vp_pd_piece *pc = &p->pc[k];
+		struct vp_pd_piece *pc = &p->pc[k];
 		for (size_t j = 0; j < pc->nn; j++) {
 			struct vp_pd_nrec n = pc->n[j];
 			n.rec.h = (const void *)(pc->copies + pc->n[j].rec.pos);
@@ -253,6 +253,10 @@ static int plan_records(struct vp_pieces *p)
 				p->stats.out_of_order++;
 			p->n[i++] = n;
 		}
+		/* p->n holds them now (the copies stay) */
+		free(pc->n);
+		pc->n = NULL;
+		pc->nn = pc->capn = 0;
 	}
 	p->nn = nn;
 	qsort(p->n, nn, sizeof(*p->n), cmp_order);
@@ -273,7 +277,7 @@ static int header_records(struct vp_pieces *p, struct vp_error *err)
 	for (size_t k = 0; k < p->npc; k++) {
 		const struct vp_pd_piece *pc = &p->pc[k];
 		for (size_t j = 0; j < pc->nhdr; j++) {
-			int r = vp_pd_header_record(p->pd, (const void *)(p->map + pc->hdr[j]), err);
+			int r = vp_pd_header_record(p->pd, (const void *)(pc->copies + pc->hdr[j]), err);
 			if (r < 0)
 				return 1;
 			p->stats.skipped_records += r == 0;
@@ -344,8 +348,8 @@ int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_b
 	}
 	piece_bytes = (piece_bytes + 7) & ~7ull;
 	p->npc = (size + piece_bytes - 1) / piece_bytes;
-	if (!(p->pc = calloc(p->npc, sizeof(*p->pc))) ||
-	    !(p->wk = calloc(p->threads, sizeof(*p->wk)))) {
+	if (!(p->pc = vp_thread_calloc(p->npc, sizeof(*p->pc))) ||
+	    !(p->wk = vp_thread_calloc(p->threads, sizeof(*p->wk)))) {
 		vp_pieces_close(p, 0);
 		return vp_errorf(err, -ENOMEM, "out of memory");
 	}
@@ -454,7 +458,7 @@ static void sample_piece(struct vp_pieces *p, struct worker *wk, void *wctx, siz
 				break;
 		}
 	}
-	vp_pd_window_end(&win);
+	vp_pd_window_end(&win, off);
 	vp_progress_advance(pc->end - pc->begin > done ? pc->end - pc->begin - done : 0);
 }
 

@@ -5,6 +5,7 @@
 #define VP_PERFDATA_PIECES_H
 
 #include "internal.h"
+#include "lib/util/threads.h"
 
 /* A record that is not a sample but changes what samples resolve to or
  * count (MMAP, MMAP2, COMM, FORK, EXIT, LOST, LOST_SAMPLES): few of them. */
@@ -26,7 +27,7 @@ struct vp_pd_round {
 };
 
 struct vp_pd_piece {
-	uint64_t begin, end;		/* its records start in [begin, end) */
+	VP_THREAD_OWN uint64_t begin, end;	/* its records start in [begin, end): one thread's */
 	uint64_t first, exit;		/* its first record; where its last one ends */
 	int odd;			/* a record only the ordered walk takes (aux data, attrs...) */
 	int broken;			/* the records break at exit: damaged, or cut short */
@@ -37,7 +38,8 @@ struct vp_pd_piece {
 	size_t nn, capn;
 	uint8_t *copies;		/* of the n records, 8-byte aligned */
 	size_t ncopies, capcopies;
-	uint64_t *hdr;			/* header records (types 64 and up) for vp_pd_header_record */
+	size_t *hdr;			/* header records (types 64 and up) for vp_pd_header_record:
+					 * where their copies are */
 	size_t nhdr, caphdr;
 	uint64_t records, skipped, compressed;
 	uint32_t round0;		/* the plan: the file's round its first record is in */
@@ -56,7 +58,8 @@ void vp_pd_window_start(struct vp_pd_window *w, const uint8_t *map, uint64_t len
 /* The reader is at off >= w->hi: give back what is behind it and map the
  * next stride. Returns the bytes given back. */
 uint64_t vp_pd_window_move(struct vp_pd_window *w, uint64_t off);
-uint64_t vp_pd_window_end(struct vp_pd_window *w);
+/* Done at off (where the last record read ends): give back what is mapped. */
+uint64_t vp_pd_window_end(struct vp_pd_window *w, uint64_t off);
 
 /* Scan one piece of the mapped file from p->first, or (resync) from the
  * first offset in [begin, end) that looks like a run of records: the plan

@@ -55,13 +55,16 @@ uint64_t vp_pd_window_move(struct vp_pd_window *w, uint64_t off)
 	return gone;
 }
 
-uint64_t vp_pd_window_end(struct vp_pd_window *w)
+uint64_t vp_pd_window_end(struct vp_pd_window *w, uint64_t off)
 {
-	uint64_t gone = w->hi > w->lo ? w->hi - w->lo : 0;
+	/* the last record read may have run past the window */
+	uint64_t end = page_down(off + sysconf(_SC_PAGESIZE) - 1);
+	uint64_t hi = end > w->hi ? (end < w->len ? end : w->len) : w->hi;
+	uint64_t gone = hi > w->lo ? hi - w->lo : 0;
 
 	if (gone)
 		madvise((void *)(w->map + w->lo), gone, MADV_DONTNEED);
-	w->lo = w->hi;
+	w->lo = w->hi = hi;
 	return gone;
 }
 
@@ -122,6 +125,20 @@ static uint64_t resync(const struct vp_perfdata *pd, const uint8_t *map, uint64_
 	return end;
 }
 
+/* A copy of a record the plan reads after the scan: the mapping's pages
+ * are given back as they are read, and touching them again would map them
+ * (a whole huge page where the page cache holds one). */
+static int copy_record(struct vp_pd_piece *p, const void *rec, size_t size, size_t *pos)
+{
+	while (p->capcopies - p->ncopies < size + 7u)
+		if (grow((void **)&p->copies, &p->capcopies, p->capcopies, 1) < 0)
+			return -ENOMEM;
+	memcpy(p->copies + p->ncopies, rec, size);
+	*pos = p->ncopies;
+	p->ncopies += (size + 7u) & ~7u;
+	return 0;
+}
+
 static int is_delivered(uint32_t type)
 {
 	switch (type) {
@@ -174,8 +191,12 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_pi
 	struct vp_pd_window win;
 	uint64_t off;
 
-	if (resync_start)
+	if (resync_start) {
+		/* what the guess read is given back like the rest */
+		vp_pd_window_start(&win, map, pd->data_end, p->begin);
 		p->first = resync(pd, map, p->begin, p->end);
+		vp_pd_window_end(&win, p->first);
+	}
 	off = p->first;
 	vp_pd_window_start(&win, map, pd->data_end, off);
 	while (off < p->end) {
@@ -215,12 +236,13 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_pi
 			case VP_REC_HEADER_FEATURE:
 				p->odd = 1;
 				p->exit = off;
-				vp_pd_window_end(&win);
+				vp_pd_window_end(&win, off);
 				return 0;
 			default:
-				if (grow((void **)&p->hdr, &p->caphdr, p->nhdr, sizeof(*p->hdr)) < 0)
+				if (grow((void **)&p->hdr, &p->caphdr, p->nhdr, sizeof(*p->hdr)) < 0 ||
+				    copy_record(p, rec, h.size, &p->hdr[p->nhdr]) < 0)
 					return -ENOMEM;
-				p->hdr[p->nhdr++] = off;
+				p->nhdr++;
 				break;
 			}
 		} else {
@@ -228,16 +250,13 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_pi
 			if (queued_time(t))
 				queue(&cur, t);
 			if (is_delivered(h.type)) {
-				if (grow((void **)&p->n, &p->capn, p->nn, sizeof(*p->n)) < 0)
+				size_t pos;
+				if (grow((void **)&p->n, &p->capn, p->nn, sizeof(*p->n)) < 0 ||
+				    copy_record(p, rec, h.size, &pos) < 0)
 					return -ENOMEM;
-				while (p->capcopies - p->ncopies < h.size + 7u)
-					if (grow((void **)&p->copies, &p->capcopies, p->capcopies, 1) < 0)
-						return -ENOMEM;
-				memcpy(p->copies + p->ncopies, rec, h.size);
 				p->n[p->nn++] = (struct vp_pd_nrec){ off, queued_time(t) ? t : ~0ull,
 								     (uint32_t)p->nrounds, 0,
-								     { .pos = p->ncopies } };
-				p->ncopies += (h.size + 7u) & ~7u;
+								     { .pos = pos } };
 			} else {
 				p->skipped++;
 			}
@@ -246,7 +265,7 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_pi
 		if (off >= win.hi)
 			vp_pd_window_move(&win, off);
 	}
-	vp_pd_window_end(&win);
+	vp_pd_window_end(&win, off);
 	p->exit = off;
 	if (grow((void **)&p->rounds, &p->caprounds, p->nrounds, sizeof(cur)) < 0)
 		return -ENOMEM;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "lib/util/strpool.h"
+#include "lib/util/threads.h"
 #include "lib/util/u64map.h"
 
 /* ---- plan: states, and a timeline of them per address space ---- */
@@ -167,7 +168,7 @@ static void plan_free(struct plan *pl)
 /* ---- count: a table of keys per worker (keys.c) ---- */
 
 struct counter {
-	const struct vp_tally_opts *o;
+	VP_THREAD_OWN const struct vp_tally_opts *o;
 	const struct plan *pl;
 	struct vp_keys keys;
 	/* the space of the sample before, and the marks its state holds for */
@@ -272,7 +273,7 @@ int vp_tally(struct vp_perfdata *pd, const struct vp_tally_opts *o, struct vp_er
 		goto out;
 	/* count */
 	n = vp_pieces_threads(p);
-	c = calloc(n, sizeof(*c));
+	c = vp_thread_calloc(n, sizeof(*c));
 	wctx = calloc(n, sizeof(*wctx));
 	keys = calloc(n, sizeof(*keys));
 	if (!c || !wctx || !keys) {

@@ -3,7 +3,9 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MAX_THREADS 1024
 
@@ -15,6 +17,16 @@ unsigned vp_cpus_available(void)
 	if (sched_getaffinity(0, sizeof(set), &set) != 0 || (n = CPU_COUNT(&set)) < 1)
 		return 1;
 	return (unsigned)n;
+}
+
+void *vp_thread_calloc(size_t n, size_t size)
+{
+	void *p;
+
+	if (!n || size % VP_CACHE_LINE || n > SIZE_MAX / size ||
+	    !(p = aligned_alloc(VP_CACHE_LINE, n * size)))
+		return NULL;
+	return memset(p, 0, n * size);
 }
 
 struct start {
