@@ -356,7 +356,8 @@ int vp_events_add(struct vp_event_spec **ev, size_t *n, const char *spec, int ca
 	}
 	for (size_t i = 0; i < k; i++)
 		more[i].callchain = callchain;
-	memcpy(all + *n, more, k * sizeof(*more));
+	if (k)
+		memcpy(all + *n, more, k * sizeof(*more));
 	free(more);
 	*ev = all;
 	*n += k;

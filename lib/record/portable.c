@@ -133,7 +133,8 @@ static void write_text(struct collector *c, FILE *f)
 			fputc('-', f);
 		fprintf(f, " %s\n", d->name);
 		/* Address order: the same recording gives the same bytes. */
-		qsort(d->syms, d->n, sizeof(*d->syms), cmp_sym);
+		if (d->n)
+			qsort(d->syms, d->n, sizeof(*d->syms), cmp_sym);
 		for (size_t k = 0; k < d->n; k++) {
 			const struct vp_sym *s = d->syms[k];
 			const char *name = s->name;

@@ -362,7 +362,8 @@ static int on_sample(struct vp_sched *s, const uint64_t *body, size_t n, struct 
 			e->nstack = (uint32_t)nr;
 			if (nr && !(e->stack = malloc(nr * 8)))
 				return -ENOMEM;
-			memcpy(e->stack, body + at, nr * 8);
+			if (nr)
+				memcpy(e->stack, body + at, nr * 8);
 			at += nr;
 		}
 		if ((s->switch_type & PERF_SAMPLE_RAW) && s->next_pid && at < n) {
@@ -494,14 +495,16 @@ int vp_sched_pass(struct vp_sched *s, uint64_t upto, uint64_t floor, vp_sched_em
 	s->ectx = ctx;
 	s->floor = floor;
 	s->emitted = 0;
-	qsort(s->q, s->nq, sizeof(*s->q), by_time);
+	if (s->nq)	/* q is NULL until the first event: qsort must not see it */
+		qsort(s->q, s->nq, sizeof(*s->q), by_time);
 	for (i = 0; i < s->nq && s->q[i].time < upto && r == 0; i++)
 		r = vp_schedacct_event(s->acct, &s->q[i], on_blocked, s);
 	for (k = i; k < s->nq && r != 0; k++)	/* not handed over: still ours */
 		free(s->q[k].stack);
 	if (r != 0)
 		i = s->nq;
-	memmove(s->q, s->q + i, (s->nq - i) * sizeof(*s->q));
+	if (i < s->nq)
+		memmove(s->q, s->q + i, (s->nq - i) * sizeof(*s->q));
 	s->nq -= i;
 	if (emitted)
 		*emitted = s->emitted;
