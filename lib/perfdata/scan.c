@@ -191,14 +191,13 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_pi
 	struct vp_pd_window win;
 	uint64_t off;
 
+	/* from where the guess reads: its pages are given back like the rest */
+	vp_pd_window_start(&win, map, pd->data_end, resync_start ? p->begin : p->first);
 	if (resync_start) {
-		/* what the guess read is given back like the rest */
-		vp_pd_window_start(&win, map, pd->data_end, p->begin);
 		p->first = resync(pd, map, p->begin, p->end);
-		vp_pd_window_end(&win, p->first);
+		vp_pd_window_move(&win, p->first);
 	}
 	off = p->first;
-	vp_pd_window_start(&win, map, pd->data_end, off);
 	while (off < p->end) {
 		struct perf_event_header h;
 		const struct perf_event_header *rec = (const void *)(map + off);
