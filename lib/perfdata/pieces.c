@@ -451,9 +451,10 @@ static void sample_piece(struct vp_pieces *p, struct worker *wk, void *wctx, siz
 		}
 		off += h->size;
 		if (off >= win.hi) {
-			uint64_t gone = vp_pd_window_move(&win, off);
-			vp_progress_advance(gone);
-			done += gone;
+			uint64_t now = (off < pc->end ? off : pc->end) - pc->begin;
+			vp_pd_window_move(&win, off);
+			vp_progress_advance(now - done);
+			done = now;
 			if (__atomic_load_n(&p->stop, __ATOMIC_RELAXED))
 				break;
 		}

@@ -55,11 +55,11 @@ struct vp_pd_window {
 	uint64_t lo, hi;		/* [lo, hi) is mapped */
 };
 void vp_pd_window_start(struct vp_pd_window *w, const uint8_t *map, uint64_t len, uint64_t off);
-/* The reader is at off >= w->hi: give back what is behind it and map the
- * next stride. Returns the bytes given back. */
-uint64_t vp_pd_window_move(struct vp_pd_window *w, uint64_t off);
+/* The reader is at off (>= w->hi, or ahead of where the window started):
+ * give back what is behind its stride and map the stride. */
+void vp_pd_window_move(struct vp_pd_window *w, uint64_t off);
 /* Done at off (where the last record read ends): give back what is mapped. */
-uint64_t vp_pd_window_end(struct vp_pd_window *w, uint64_t off);
+void vp_pd_window_end(struct vp_pd_window *w, uint64_t off);
 
 /* Scan one piece of the mapped file from p->first, or (resync) from the
  * first offset in [begin, end) that looks like a run of records: the plan

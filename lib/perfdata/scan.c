@@ -34,17 +34,26 @@ static uint64_t page_down(uint64_t off)
 	return off & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
 }
 
+/* Windows start on a stride's boundary in the file: where the page cache
+ * holds the file in large folios (up to 2 MiB, aligned in the file), a
+ * window then maps whole folios of its own and gives them back whole, and
+ * what stays mapped is one stride per reader however the cache holds it. */
+static uint64_t stride_down(uint64_t off)
+{
+	return off & ~(uint64_t)(STRIDE - 1);
+}
+
 void vp_pd_window_start(struct vp_pd_window *w, const uint8_t *map, uint64_t len, uint64_t off)
 {
 	w->map = map;
 	w->len = len;
-	w->lo = w->hi = page_down(off);
+	w->lo = w->hi = stride_down(off);
 	vp_pd_window_move(w, off);
 }
 
-uint64_t vp_pd_window_move(struct vp_pd_window *w, uint64_t off)
+void vp_pd_window_move(struct vp_pd_window *w, uint64_t off)
 {
-	uint64_t to = page_down(off), gone = to > w->lo ? to - w->lo : 0;
+	uint64_t to = stride_down(off), gone = to > w->lo ? to - w->lo : 0;
 
 	if (gone)
 		madvise((void *)(w->map + w->lo), gone, MADV_DONTNEED);
@@ -52,10 +61,9 @@ uint64_t vp_pd_window_move(struct vp_pd_window *w, uint64_t off)
 	w->hi = to + STRIDE < w->len ? to + STRIDE : w->len;
 	if (w->hi > to)
 		madvise((void *)(w->map + to), w->hi - to, MADV_POPULATE_READ);
-	return gone;
 }
 
-uint64_t vp_pd_window_end(struct vp_pd_window *w, uint64_t off)
+void vp_pd_window_end(struct vp_pd_window *w, uint64_t off)
 {
 	/* the last record read may have run past the window */
 	uint64_t end = page_down(off + sysconf(_SC_PAGESIZE) - 1);
@@ -65,7 +73,6 @@ uint64_t vp_pd_window_end(struct vp_pd_window *w, uint64_t off)
 	if (gone)
 		madvise((void *)(w->map + w->lo), gone, MADV_DONTNEED);
 	w->lo = w->hi = hi;
-	return gone;
 }
 
 void vp_pd_piece_reset(struct vp_pd_piece *p)
