@@ -499,6 +499,100 @@ static void report_tables_as_ordered(void **state)
 	free(ord);
 }
 
+/* ---- memory: the mapping's pages are given back ---- */
+
+/* Resident kB of path's mappings in this process (/proc/self/smaps). */
+static long mapped_kb(const char *path)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[4096];
+	long kb = 0, v;
+	int ours = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line), m = strlen(path);
+		if (strchr(line, '-') && strchr(line, '-') < strchr(line, ' ') && line[0] != ' ')
+			ours = n > m && !strncmp(line + n - m - 1, path, m);	/* "... PATH\n" */
+		else if (ours && sscanf(line, "Rss: %ld kB", &v) == 1)
+			kb += v;
+	}
+	fclose(f);
+	return kb;
+}
+
+struct rss_watch {
+	const char *path;
+	uint64_t n;
+	long max_kb;
+};
+
+static int watch_sample(void *wctx, const struct vp_sample *s, const struct vp_pieces_pos *pos,
+			struct vp_error *err)
+{
+	struct rss_watch *w = wctx;
+	(void)s;
+	(void)pos;
+	(void)err;
+	if (w->n++ % 4096 == 0) {
+		long kb = mapped_kb(w->path);
+		if (kb > w->max_kb)
+			w->max_kb = kb;
+	}
+	return 0;
+}
+
+/* A 24 MB file with header records spread through it, read in pieces
+ * that start mid-stride on 2 threads: while the samples are read, each
+ * reader holds at most its window (a 2 MiB stride and the one a record
+ * runs into) mapped, and once read nothing of the file stays mapped (the
+ * plan reads copies of the header records, not the mapping). */
+static void memory_flat_in_pieces(void **state)
+{
+	char path[128];
+	struct vp_pdw_event ev = { .name = "cpu-clock", .ids = (uint64_t[]){ 7 }, .nids = 1 };
+	struct vp_pdw *w;
+	struct vp_error err = { 0 };
+	struct vp_perfdata *pd;
+	struct vp_pieces *p;
+	uint8_t rec[64];
+	(void)state;
+
+	snprintf(path, sizeof(path), "%s/big.data", dir);
+	vp_test_cpu_clock_attr(&ev.attr);
+	assert_int_equal(vp_pdw_open(path, &ev, 1, &w, &err), 0);
+	for (uint64_t i = 0; i < 500000; i++) {
+		size_t n = vp_test_sample(rec, PERF_RECORD_MISC_USER, 0x400000 + i % 64, i + 1,
+					  1000, 0, 1000);
+		assert_int_equal(vp_pdw_write(w, rec, n), 0);
+		if (i % 5000 == 4999) {	/* a header record the scan sets aside */
+			struct perf_event_header h = { 82 /* FINISHED_INIT */, 0, 8 };
+			assert_int_equal(vp_pdw_write(w, &h, sizeof(h)), 0);
+			assert_int_equal(vp_pdw_finished_round(w), 0);
+		}
+	}
+	struct vp_pdw_features f = { .hostname = "test", .osrelease = "6.1.0-test" };
+	assert_int_equal(vp_pdw_finish(w, &f, &err), 0);
+
+	assert_int_equal(vp_perfdata_open(path, &pd, &err), 0);
+	assert_int_equal(vp_pd_pieces_open(pd, 2, 3000000 + 8, &p, &err), 0);
+	assert_non_null(p);
+	struct rss_watch rw[2] = { { path, 0, 0 }, { path, 0, 0 } };
+	void *wctx[2] = { &rw[0], &rw[1] };
+	assert_int_equal(vp_pieces_samples(p, watch_sample, wctx, &err), 0);
+	assert_int_equal(rw[0].n + rw[1].n, 500000);
+	long during = rw[0].max_kb > rw[1].max_kb ? rw[0].max_kb : rw[1].max_kb;
+	long after = mapped_kb(path);
+	vp_pieces_close(p, 1);
+	vp_perfdata_close(pd);
+	if (getenv("VP_TEST_SHOW"))
+		fprintf(stderr, "mapped while reading %ld kB, after %ld kB\n", during, after);
+	if (during > 2 * 2 * 2048 || after > 0)
+		fail_msg("mapped while reading %ld kB (at most 8192), after %ld kB (want 0)", during,
+			 after);
+	assert_true(during > 0);	/* the watch saw the windows */
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -520,6 +614,7 @@ int main(void)
 		cmocka_unit_test(reordered_rounds_in_pieces),
 		cmocka_unit_test(left_to_the_ordered_walk),
 		cmocka_unit_test(report_tables_as_ordered),
+		cmocka_unit_test(memory_flat_in_pieces),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
