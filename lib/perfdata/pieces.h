@@ -49,6 +49,8 @@ struct vp_pd_piece {
  * one call a stride at a time (a fault maps only 16 pages, and in a virtual
  * machine a fault is dear), those behind are given back, so memory stays
  * flat whatever the file's size. */
+#define VP_PD_STRIDE (1u << 20)	/* 1 MiB: 2 MiB strides kept 2 MiB more per reader
+				 * mapped, at no gain in speed */
 struct vp_pd_window {
 	const uint8_t *map;
 	uint64_t len;			/* of the mapping */

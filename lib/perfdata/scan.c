@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #define RESYNC_RUN	16		/* records that must look right after a guessed start */
-#define STRIDE		(2u << 20)	/* map pages ahead, give them back, in steps this big */
+#define STRIDE		VP_PD_STRIDE	/* map pages ahead, give them back, in steps this big */
 
 static int grow(void **v, size_t *cap, size_t n, size_t elem)
 {
@@ -35,9 +35,9 @@ static uint64_t page_down(uint64_t off)
 }
 
 /* Windows start on a stride's boundary in the file: where the page cache
- * holds the file in large folios (up to 2 MiB, aligned in the file), a
- * window then maps whole folios of its own and gives them back whole, and
- * what stays mapped is one stride per reader however the cache holds it. */
+ * holds the file in large folios (aligned in the file), no two windows share
+ * the part of a folio they map, and what stays mapped is one stride per
+ * reader however the cache holds it. */
 static uint64_t stride_down(uint64_t off)
 {
 	return off & ~(uint64_t)(STRIDE - 1);

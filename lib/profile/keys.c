@@ -39,26 +39,38 @@ static struct vp_key *probe(struct vp_key *e, size_t cap, const struct vp_key *k
 	return &e[i];
 }
 
-/* Tables in memory of their own, on huge pages where the system gives them:
- * in a virtual machine a TLB miss is a walk through two page tables, and
- * with 4 KiB pages nearly every new key was one. */
+/* Tables in memory of their own. A big one goes on huge pages where the
+ * system gives them: in a virtual machine a TLB miss is a walk through two
+ * page tables, and with 4 KiB pages nearly every new key was one. A small
+ * one (a few thousand keys, the common case) stays on small pages: a whole
+ * huge page per worker and partition would be most of the count's memory. */
 #define HUGE (2u << 20)
+
+static size_t table_bytes(size_t cap)
+{
+	size_t bytes = cap * sizeof(struct vp_key), page = 4096;
+
+	if (bytes >= HUGE)
+		page = HUGE;
+	return (bytes + page - 1) / page * page;
+}
 
 static struct vp_key *table_new(size_t cap)
 {
-	size_t bytes = (cap * sizeof(struct vp_key) + HUGE - 1) / HUGE * HUGE;
+	size_t bytes = table_bytes(cap);
 	void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (m == MAP_FAILED)
 		return NULL;
-	madvise(m, bytes, MADV_HUGEPAGE);
+	if (bytes >= HUGE)
+		madvise(m, bytes, MADV_HUGEPAGE);
 	return m;
 }
 
 static void table_free(struct vp_key *e, size_t cap)
 {
 	if (e)
-		munmap(e, (cap * sizeof(*e) + HUGE - 1) / HUGE * HUGE);
+		munmap(e, table_bytes(cap));
 }
 
 static int keys_grow(struct vp_keys *c)

@@ -1,7 +1,7 @@
 /* Sample keys added up (lib/profile/tally.c's count): a hash table per
- * worker, on huge pages, each key's slot fetched a ring of keys ahead; a
- * run of one key joins the last one queued; and the tables' join, on
- * several threads, into one array in perf's order of first samples. */
+ * worker (on huge pages when big), each key's slot fetched a ring of keys
+ * ahead; a run of one key joins the last one queued; and the tables' join,
+ * on several threads, into one array in perf's order of first samples. */
 #ifndef VP_KEYS_H
 #define VP_KEYS_H
 

@@ -1,0 +1,141 @@
+/* Sample keys (lib/profile/keys.c): sums and first places after the join,
+ * checked against a plain array oracle, and the memory a small table holds. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "lib/profile/keys.h"
+
+#define NKEYS 3000
+#define WORKERS 3
+
+/* The oracle: per key index, its sums and its earliest place. */
+struct want {
+	uint64_t samples, period;
+	struct vp_key first;
+	int seen;
+};
+
+static struct vp_key make_key(unsigned id, unsigned sample)
+{
+	/* Keys differ in ip, state, event and cpumode; places in mark, when, off. */
+	return (struct vp_key){
+		.ip = 0x400000 + (uint64_t)(id % 1000) * 16, .state = id / 1000 % 2,
+		.evsel = (uint16_t)(id / 2000), .cpumode = (uint8_t)(1 + id % 2),
+		.samples = 1 + sample % 3, .period = 100 + sample,
+		.mark = (sample * 7919u) % 50, .when = sample % 11, .off = (uint64_t)sample * 8,
+	};
+}
+
+static void join_sums_and_orders_as_the_oracle(void **state)
+{
+	struct vp_keys t[WORKERS];
+	struct want *want = calloc(NKEYS, sizeof(*want));
+	struct vp_key *out = NULL;
+	size_t n = 0;
+	(void)state;
+
+	memset(t, 0, sizeof(t));
+	assert_non_null(want);
+	/* 40000 samples of 3000 keys spread over the workers, with runs of one key */
+	for (unsigned s = 0; s < 40000; s++) {
+		unsigned id = (s / 3 * 2654435761u) % NKEYS;
+		struct vp_key k = make_key(id, s);
+		assert_int_equal(vp_keys_put(&t[s % 7 % WORKERS], &k), 0);
+		struct want *w = &want[id];
+		w->samples += k.samples;
+		w->period += k.period;
+		if (!w->seen || vp_key_earlier(&k, &w->first))
+			w->first = k;
+		w->seen = 1;
+	}
+	assert_int_equal(vp_keys_join(t, WORKERS, &out, &n), 0);
+	size_t distinct = 0;
+	for (unsigned id = 0; id < NKEYS; id++)
+		distinct += want[id].seen;
+	assert_int_equal(n, distinct);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			assert_true(vp_key_earlier(&out[i - 1], &out[i]));
+		/* find the key's id back from its fields */
+		unsigned id = (unsigned)((out[i].ip - 0x400000) / 16) + 1000 * out[i].state;
+		if (out[i].evsel)
+			id = (unsigned)((out[i].ip - 0x400000) / 16) + 2000;
+		assert_true(id < NKEYS && want[id].seen);
+		assert_int_equal(out[i].samples, want[id].samples);
+		assert_int_equal(out[i].period, want[id].period);
+		assert_int_equal(out[i].mark, want[id].first.mark);
+		assert_int_equal(out[i].when, want[id].first.when);
+		assert_int_equal(out[i].off, want[id].first.off);
+	}
+	for (unsigned w = 0; w < WORKERS; w++)
+		vp_keys_free(&t[w]);
+	free(out);
+	free(want);
+}
+
+/* Rss and AnonHugePages (kB) of the mapping that holds addr. */
+static void mapping_kb(const void *addr, long *rss, long *huge)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	int in = 0;
+
+	*rss = *huge = -1;
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+			in = (uintptr_t)addr >= lo && (uintptr_t)addr < hi;
+			continue;
+		}
+		if (in && !strncmp(line, "Rss:", 4))
+			*rss = atol(line + 4);
+		if (in && !strncmp(line, "AnonHugePages:", 14))
+			*huge = atol(line + 14);
+	}
+	fclose(f);
+}
+
+/* A few thousand keys (what most profiles have) fill a few hundred kB: their
+ * table must not hold a whole huge page per worker. */
+static void small_table_holds_small_memory(void **state)
+{
+	struct vp_keys t = { 0 };
+	long rss, huge;
+	(void)state;
+
+	for (unsigned id = 0; id < NKEYS; id++) {
+		struct vp_key k = make_key(id, id);
+		assert_int_equal(vp_keys_put(&t, &k), 0);
+	}
+	for (unsigned i = 0; i < VP_KEYS_RING; i++) {	/* push the ring into the table */
+		struct vp_key k = make_key(i, NKEYS + i);
+		k.ip = 0x900000 + i * 16;
+		assert_int_equal(vp_keys_put(&t, &k), 0);
+	}
+	assert_non_null(t.e);
+	mapping_kb(t.e, &rss, &huge);
+	size_t need_kb = t.cap * sizeof(struct vp_key) / 1024;
+	if (getenv("VP_TEST_SHOW"))
+		fprintf(stderr, "table of %zu slots: Rss %ld kB, AnonHugePages %ld kB\n", t.cap, rss, huge);
+	assert_true(rss >= 0);
+	if (rss > (long)need_kb + 64 || huge > 0)
+		fail_msg("a table of %zu slots (%zu kB) holds %ld kB, %ld kB of it huge pages", t.cap,
+			 need_kb, rss, huge);
+	vp_keys_free(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(join_sums_and_orders_as_the_oracle),
+		cmocka_unit_test(small_table_holds_small_memory),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
