@@ -18,10 +18,20 @@ int vp_key_earlier(const struct vp_key *a, const struct vp_key *b)
 	return a->off < b->off;
 }
 
+_Static_assert(offsetof(struct vp_key, pad) == offsetof(struct vp_key, state) + 7,
+	       "state, evsel, cpumode and pad make one 8-byte word");
+
+static uint64_t key_word(const struct vp_key *k)
+{
+	uint64_t w;
+
+	memcpy(&w, &k->state, sizeof(w));
+	return w;
+}
+
 static int same_key(const struct vp_key *a, const struct vp_key *b)
 {
-	return a->ip == b->ip && a->state == b->state && a->evsel == b->evsel &&
-	       a->cpumode == b->cpumode;
+	return (a->ip == b->ip) & (key_word(a) == key_word(b));
 }
 
 static uint64_t key_hash(const struct vp_key *k)
@@ -125,8 +135,16 @@ static int keys_drain(struct vp_keys *c)
 	return 0;
 }
 
+/* A table this small stays in the cache: its slots need no fetching ahead. */
+#define SMALL_CAP 8192
+
 int vp_keys_put(struct vp_keys *c, const struct vp_key *k)
 {
+	if (c->cap && c->cap <= SMALL_CAP) {
+		if (c->queued && keys_drain(c) < 0)
+			return -ENOMEM;
+		return keys_add(c, k);
+	}
 	if (c->queued) {	/* a run of one key joins the last one queued */
 		struct vp_key *last = &c->ring[(c->head + c->queued - 1) % VP_KEYS_RING];
 		if (same_key(last, k)) {

@@ -1,7 +1,8 @@
 /* Sample keys added up (lib/profile/tally.c's count): a hash table per
- * worker (on huge pages when big), each key's slot fetched a ring of keys
- * ahead; a run of one key joins the last one queued; and the tables' join,
- * on several threads, into one array in perf's order of first samples. */
+ * worker; a big one on huge pages, each key's slot fetched a ring of keys
+ * ahead (a run of one key joins the last one queued); a small one, in the
+ * cache, takes each key at once; and the tables' join, on several threads,
+ * into one array in perf's order of first samples. */
 #ifndef VP_KEYS_H
 #define VP_KEYS_H
 
@@ -12,11 +13,13 @@
  * its first sample is in perf's order. */
 struct vp_key {
 	uint64_t ip;
+	uint32_t state;		/* state, evsel, cpumode and pad in one word: */
+	uint16_t evsel;		/* keys compare in two loads */
+	uint8_t cpumode;
+	uint8_t pad;		/* 0 */
 	uint64_t samples, period;	/* samples 0: an empty slot */
 	uint64_t off;		/* its first sample in perf's order: this offset, */
-	uint32_t state, mark, when;	/* this mark and (when, off) (vp_pieces_pos) */
-	uint16_t evsel;
-	uint8_t cpumode;
+	uint32_t mark, when;	/* this mark and (when, off) (vp_pieces_pos) */
 };
 
 #define VP_KEYS_RING 16

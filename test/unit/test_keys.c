@@ -23,28 +23,29 @@ struct want {
 
 static struct vp_key make_key(unsigned id, unsigned sample)
 {
-	/* Keys differ in ip, state, event and cpumode; places in mark, when, off. */
+	/* Keys differ in ip (which gives the id back), state, event and cpumode;
+	 * places in mark, when and off. */
 	return (struct vp_key){
-		.ip = 0x400000 + (uint64_t)(id % 1000) * 16, .state = id / 1000 % 2,
-		.evsel = (uint16_t)(id / 2000), .cpumode = (uint8_t)(1 + id % 2),
-		.samples = 1 + sample % 3, .period = 100 + sample,
+		.ip = 0x400000 + (uint64_t)id * 16, .state = id % 5, .evsel = (uint16_t)(id % 3),
+		.cpumode = (uint8_t)(1 + id % 2), .samples = 1 + sample % 3, .period = 100 + sample,
 		.mark = (sample * 7919u) % 50, .when = sample % 11, .off = (uint64_t)sample * 8,
 	};
 }
 
-static void join_sums_and_orders_as_the_oracle(void **state)
+/* nkeys keys in 14 samples each, spread over the workers with runs of one
+ * key, joined; the result against the oracle. */
+static void join_against_oracle(unsigned nkeys)
 {
 	struct vp_keys t[WORKERS];
-	struct want *want = calloc(NKEYS, sizeof(*want));
+	struct want *want = calloc(nkeys, sizeof(*want));
 	struct vp_key *out = NULL;
 	size_t n = 0;
-	(void)state;
+	unsigned nsamples = nkeys * 14;
 
 	memset(t, 0, sizeof(t));
 	assert_non_null(want);
-	/* 40000 samples of 3000 keys spread over the workers, with runs of one key */
-	for (unsigned s = 0; s < 40000; s++) {
-		unsigned id = (s / 3 * 2654435761u) % NKEYS;
+	for (unsigned s = 0; s < nsamples; s++) {
+		unsigned id = (unsigned)((s / 3 * 2654435761ull) % nkeys);
 		struct vp_key k = make_key(id, s);
 		assert_int_equal(vp_keys_put(&t[s % 7 % WORKERS], &k), 0);
 		struct want *w = &want[id];
@@ -56,17 +57,18 @@ static void join_sums_and_orders_as_the_oracle(void **state)
 	}
 	assert_int_equal(vp_keys_join(t, WORKERS, &out, &n), 0);
 	size_t distinct = 0;
-	for (unsigned id = 0; id < NKEYS; id++)
+	for (unsigned id = 0; id < nkeys; id++)
 		distinct += want[id].seen;
 	assert_int_equal(n, distinct);
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			assert_true(vp_key_earlier(&out[i - 1], &out[i]));
-		/* find the key's id back from its fields */
-		unsigned id = (unsigned)((out[i].ip - 0x400000) / 16) + 1000 * out[i].state;
-		if (out[i].evsel)
-			id = (unsigned)((out[i].ip - 0x400000) / 16) + 2000;
-		assert_true(id < NKEYS && want[id].seen);
+		unsigned id = (unsigned)((out[i].ip - 0x400000) / 16);
+		assert_true(id < nkeys && want[id].seen);
+		struct vp_key k = make_key(id, 0);
+		assert_int_equal(out[i].state, k.state);
+		assert_int_equal(out[i].evsel, k.evsel);
+		assert_int_equal(out[i].cpumode, k.cpumode);
 		assert_int_equal(out[i].samples, want[id].samples);
 		assert_int_equal(out[i].period, want[id].period);
 		assert_int_equal(out[i].mark, want[id].first.mark);
@@ -77,6 +79,20 @@ static void join_sums_and_orders_as_the_oracle(void **state)
 		vp_keys_free(&t[w]);
 	free(out);
 	free(want);
+}
+
+/* Few keys: tables small enough to take each key at once. */
+static void join_few_keys_as_the_oracle(void **state)
+{
+	(void)state;
+	join_against_oracle(NKEYS);
+}
+
+/* Many keys: big tables, whose slots are fetched a ring of keys ahead. */
+static void join_many_keys_as_the_oracle(void **state)
+{
+	(void)state;
+	join_against_oracle(60000);
 }
 
 /* Rss and AnonHugePages (kB) of the mapping that holds addr. */
@@ -134,7 +150,8 @@ static void small_table_holds_small_memory(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(join_sums_and_orders_as_the_oracle),
+		cmocka_unit_test(join_few_keys_as_the_oracle),
+		cmocka_unit_test(join_many_keys_as_the_oracle),
 		cmocka_unit_test(small_table_holds_small_memory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
