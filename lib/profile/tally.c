@@ -245,6 +245,28 @@ static int resolve_at(void *ctx, uint64_t mark)
 	return 0;
 }
 
+/* The user objects the keys fall in (by the planning session's maps at the
+ * file's end), read on every thread before the replay, which then takes
+ * them where it first uses them: the one serial step left, the resolve,
+ * then costs the longest object's load, not the sum. */
+static void load_ahead(const struct plan *pl, const struct vp_tally_opts *o,
+		       const struct resolver *rs, unsigned threads)
+{
+	struct vp_session_addr *a = malloc((rs->n ? rs->n : 1) * sizeof(*a));
+	size_t k = 0;
+
+	if (!a)
+		return;
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct vp_key *e = &rs->e[i];
+		uint64_t space = pl->st[e->state].space;
+		if (!(space >> 32))	/* a process: the kernels' symbols are not objects */
+			a[k++] = (struct vp_session_addr){ (uint32_t)space, e->cpumode, e->ip };
+	}
+	vp_session_load_ahead(o->session, pl->sc.session, a, k, threads);
+	free(a);
+}
+
 int vp_tally(struct vp_perfdata *pd, const struct vp_tally_opts *o, struct vp_error *err)
 {
 	struct vp_pieces *p = NULL;
@@ -296,6 +318,7 @@ int vp_tally(struct vp_perfdata *pd, const struct vp_tally_opts *o, struct vp_er
 		goto out;
 	}
 	/* resolve */
+	load_ahead(&pl, o, &rs, n);
 	r = vp_pieces_replay(p, o->tool, o->ctx, resolve_at, &rs, err);
 out:
 	vp_pieces_close(p, r == 0);

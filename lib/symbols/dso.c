@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <elf.h>
 
+#include "lib/util/threads.h"
+
 struct vp_dso *vp_dso_get(struct vp_dsos *s, const char *name, enum dso_kind kind)
 {
 	const char *iname = vp_strpool_intern(s->pool, name);
@@ -92,10 +94,66 @@ static void vdso_load(struct vp_dso *d, int other_kernel)
 	unlink(tmp);
 }
 
+/* An ELF object's symbols as perf's dso__load finds them. Pure: it only
+ * fills *elf and *err, so objects load on several threads at once. */
+static int elf_open(const struct vp_dsos *s, const struct vp_dso *d, struct vp_elf **elf,
+		    struct vp_error *err)
+{
+	struct vp_elf_opts eo = { s->symfs, NULL };
+
+	return vp_elf_open(d->name, d->build_id_size ? d->build_id : NULL, d->build_id_size, &eo,
+			   elf, err);
+}
+
+struct vp_dso_ahead {
+	int r;
+	struct vp_elf *elf;
+	struct vp_error err;
+};
+
+static void ahead_free(struct vp_dso *d)
+{
+	if (d->ahead)
+		vp_elf_close(d->ahead->elf);
+	free(d->ahead);
+	d->ahead = NULL;
+}
+
+struct ahead_job {
+	const struct vp_dsos *s;
+	struct vp_dso **v;
+};
+
+static int ahead_item(void *ctx, unsigned thread, size_t i)
+{
+	struct ahead_job *j = ctx;
+	struct vp_dso_ahead *a = j->v[i]->ahead;
+	(void)thread;
+
+	a->r = elf_open(j->s, j->v[i], &a->elf, &a->err);
+	return 0;
+}
+
+void vp_dsos_load_ahead(struct vp_dsos *s, struct vp_dso **v, size_t n, unsigned threads)
+{
+	struct ahead_job j = { s, v };
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct vp_dso *d = v[i];
+		/* out of memory here: the object loads when used, as before */
+		if (d->kind != DSO_ELF || d->loaded || d->ahead ||
+		    !(d->ahead = calloc(1, sizeof(*d->ahead))))
+			continue;
+		v[i] = v[k];
+		v[k++] = d;
+	}
+	vp_run_queue(threads, k, ahead_item, &j);
+}
+
 void vp_dso_load(struct vp_dsos *s, struct vp_dso *d, int other_kernel)
 {
 	struct vp_error err = { 0 };
-	struct vp_elf_opts eo = { s->symfs, NULL };
 	int r;
 
 	d->loaded = 1;
@@ -117,8 +175,15 @@ void vp_dso_load(struct vp_dsos *s, struct vp_dso *d, int other_kernel)
 	}
 	if (d->kind != DSO_ELF)
 		return;
-	r = vp_elf_open(d->name, d->build_id_size ? d->build_id : NULL, d->build_id_size, &eo,
-			&d->elf, &err);
+	if (d->ahead) {
+		r = d->ahead->r;
+		err = d->ahead->err;
+		d->elf = d->ahead->elf;
+		d->ahead->elf = NULL;
+		ahead_free(d);
+	} else {
+		r = elf_open(s, d, &d->elf, &err);
+	}
 	if (r < 0 && d->port) {
 		d->use_port = 1;	/* missing or changed: the recording's own symbols */
 		return;
@@ -162,6 +227,7 @@ void vp_dsos_free(struct vp_dsos *s)
 			continue;
 		vp_elf_close(d->elf);
 		vp_symtab_free(d->jit);
+		ahead_free(d);
 		free(d);
 	}
 	vp_u64map_free(&s->by_name);

@@ -36,6 +36,7 @@ struct vp_dso {
 	uint64_t module_base;	/* modules: load address at record time (map start) */
 	const struct vp_portsyms_dso *port;	/* the file's own symbols for it, if any */
 	int use_port;		/* the object itself is missing or changed: use port */
+	struct vp_dso_ahead *ahead;	/* loaded ahead, not used yet (vp_dsos_load_ahead) */
 };
 
 /* Every object of a session, by name. */
@@ -57,6 +58,11 @@ struct vp_dso *vp_dso_get(struct vp_dsos *s, const char *name, enum dso_kind kin
 /* Look for d's symbols (once; d->loaded says so). other_kernel: the file is
  * not known to come from the kernel this machine runs, whose vdso is here. */
 void vp_dso_load(struct vp_dsos *s, struct vp_dso *d, int other_kernel);
+/* Read the symbols of the ELF objects among v[0..n) not loaded yet, on
+ * `threads` threads at once. Each is kept aside: vp_dso_load takes it when
+ * the object is first used, and warns then, so what is said and when stays
+ * as if it were read there. v is reordered. */
+void vp_dsos_load_ahead(struct vp_dsos *s, struct vp_dso **v, size_t n, unsigned threads);
 /* What a user-space map of this file name holds: DSO_JIT (anonymous
  * executable memory: its perf-PID.map), DSO_VDSO, DSO_NONE (heap, stack...)
  * or DSO_ELF. */

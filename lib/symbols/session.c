@@ -570,6 +570,40 @@ void vp_session_resolve_sym(struct vp_session *s, uint32_t pid, unsigned cpumode
 	out->dso = r.dso;
 }
 
+void vp_session_load_ahead(struct vp_session *s, const struct vp_session *plan,
+			   const struct vp_session_addr *a, size_t n, unsigned threads)
+{
+	struct vp_dso **v = malloc((n ? n : 1) * sizeof(*v));
+	struct vp_u64map seen = { 0 };
+	size_t k = 0;
+
+	if (!v)
+		return;	/* each object loads when used, as without this */
+	for (size_t i = 0; i < n; i++) {
+		unsigned mode = a[i].cpumode & VP_MISC_CPUMODE_MASK;
+		const struct vp_process *p;
+		const struct vp_map *m;
+		struct vp_dso *d;
+
+		if ((mode != PERF_RECORD_MISC_USER && mode != PERF_RECORD_MISC_CPUMODE_UNKNOWN) ||
+		    !(p = vp_u64map_get(&plan->procs.procs, a[i].pid)) ||
+		    !(m = vp_maps_find(&p->maps, a[i].ip)) || !m->dso || m->dso->kind != DSO_ELF ||
+		    vp_u64map_get(&seen, (uintptr_t)m->dso))
+			continue;
+		if (vp_u64map_put(&seen, (uintptr_t)m->dso, v) < 0 ||
+		    !(d = dso_get(s, m->dso->name, DSO_ELF)))
+			break;
+		/* A build-id that only map records give (perf record --buildid-mmap)
+		 * is the object's from the first record that has one, which may
+		 * come after its first use: such objects load where they are used. */
+		if (d->kind == DSO_ELF && d->build_id_size == m->dso->build_id_size)
+			v[k++] = d;
+	}
+	vp_dsos_load_ahead(&s->dsos, v, k, threads);
+	vp_u64map_free(&seen);
+	free(v);
+}
+
 int vp_session_map_of(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
 		      struct vp_map_info *out)
 {

@@ -84,6 +84,20 @@ struct vp_resolved_sym {
 void vp_session_resolve_sym(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
 			    struct vp_resolved_sym *out);
 
+/* An address met in samples: the process, the cpumode, the address. */
+struct vp_session_addr {
+	uint32_t pid;
+	uint8_t cpumode;
+	uint64_t ip;
+};
+/* Read ahead, on `threads` threads at once, the symbols of the ELF objects
+ * that plan (a session that has seen the file's maps to their end) maps at
+ * these user addresses, for s to take when its replay first uses each
+ * object (see vp_dsos_load_ahead): a report's objects load in parallel and
+ * its output stays as if each were read where it is first used. */
+void vp_session_load_ahead(struct vp_session *s, const struct vp_session *plan,
+			   const struct vp_session_addr *a, size_t n, unsigned threads);
+
 /* The map an address falls in, as vp_session_resolve reads it: for writers
  * that describe mappings (pprof). 0, or -ENOENT when no map covers it
  * (hypervisor and guest user addresses, unmapped ones). */

@@ -45,6 +45,21 @@ mkdir "$WORK/symfs/tmp/vmprof-fixtures/weights"
 report --symfs "$WORK/symfs" -e cpu-clock "$F/weights.data"
 one_warning "no symbols for '/tmp/vmprof-fixtures/weights'" "object is a directory"
 
+# --- no object and no kernel symbols: one warning each, in the order perf
+# first meets them (perf script), with one thread or four (objects are read
+# ahead on every thread, and warned about where they are first used)
+mkdir -p "$WORK/nosyms"
+order=$(perf script -i "$F/multi.data" -F ip,dso --symfs "$WORK/nosyms" 2>/dev/null |
+	awk '{ gsub(/[()]/, "", $2); if (!seen[$2]++) print $2 }')
+[ "$(echo "$order" | wc -l)" -ge 3 ] || fail "the fixture meets fewer than 3 objects: $order"
+for t in 1 4; do
+	expect_status 0 "$VMPROF_SAN" report --threads $t --symfs "$WORK/nosyms" \
+		--kallsyms "$WORK/none" "$F/multi.data"
+	got=$(sed -n -E -e "s/.*no symbols for '([^']*)'.*/\1/p" \
+		-e "s/.*kernel samples stay unresolved.*/[kernel.kallsyms]/p" "$WORK/err")
+	expect_eq "warnings in perf's order of first use, $t threads" "$got" "$order"
+done
+
 # --- kernel symbols: the fixture has kernel samples
 kernel_rows() { awk '!/^#/ && $4 == "[kernel.kallsyms]"' "$WORK/out"; }
 report --symfs "$F/symfs" -e cpu-clock --kallsyms "$WORK/none" \
@@ -86,6 +101,24 @@ one_warning "'/proc/kallsyms': every address is zero" "kptr_restrict=2"
 expect_eq "kernel rows at kptr_restrict=2" "$(kernel_rows | awk '{ print $5, $6 }' | sort -u)" "[k] [unknown]"
 expect_eq "samples per object at kptr_restrict=2" "$(vmprof_dsos "$WORK/out")" \
 	"$(perf_dsos "$WORK/live.data")"
+
+# --- build-ids only in the MMAP2 records (perf record --buildid-mmap) and the
+# object rebuilt since: perf leaves its samples unresolved, and so does report,
+# with one warning, on one thread or four (objects read ahead take the
+# build-id the replay gives them)
+gcc -O1 -g -o "$WORK/wbid" "$TOP/test/workloads/weights.c"
+HOME=$WORK perf record -q --buildid-mmap -e cpu-clock -F 4000 -o "$WORK/bid.data" -- \
+	"$WORK/wbid" 20000000 >/dev/null 2>&1 || fail "perf record --buildid-mmap failed"
+gcc -O2 -g -DREBUILT -o "$WORK/wbid" "$TOP/test/workloads/weights.c"
+HOME=$WORK perf report -i "$WORK/bid.data" --stdio --sort dso,sym 2>/dev/null |
+	awk '!/^#/ && $2 == "wbid" { n++; if ($4 !~ /^0x/) bad = 1 } END { exit !(n && !bad) }' ||
+	fail "perf resolves the rebuilt object (or has no samples in it): the case tests nothing"
+for t in 1 4; do
+	HOME=$WORK report --threads $t "$WORK/bid.data"
+	one_warning "'$WORK/wbid' changed since it was recorded" "rebuilt object, $t threads"
+	awk '!/^#/ && $4 == "wbid" { n++; if ($6 != "[unknown]") bad = 1 } END { exit !(n && !bad) }' \
+		"$WORK/out" || { cat "$WORK/out" >&2; fail "rows of the rebuilt object resolved, $t threads"; }
+done
 
 # perf_event_paranoid=3 forbids recording, not reading: the same tables
 echo 3 > /proc/sys/kernel/perf_event_paranoid
