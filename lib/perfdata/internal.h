@@ -145,9 +145,10 @@ int vp_pd_open_pipe(struct vp_perfdata *pd, struct vp_error *err);
 int vp_pd_header_record(struct vp_perfdata *pd, const struct perf_event_header *h,
 			struct vp_error *err);
 
-/* vp_pieces_open with pieces of this many bytes (0: by the threads). */
+/* vp_pieces_open with pieces of this many bytes (0: by the threads), and
+ * the count's chunks of this many (0: VP_PD_GIVE; tests cut them small). */
 int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_bytes,
-		      struct vp_pieces **out, struct vp_error *err);
+		      uint64_t chunk_bytes, struct vp_pieces **out, struct vp_error *err);
 
 int vp_stream_init(struct vp_stream *s, int fd, int seekable, uint64_t offset, uint64_t limit);
 void vp_stream_free(struct vp_stream *s);

@@ -34,7 +34,7 @@
 struct worker {
 	VP_THREAD_OWN struct vp_error err;
 	int rc;			/* a tool's error */
-	size_t rc_piece;	/* in this piece (the lowest piece's error wins) */
+	size_t rc_chunk;	/* in this chunk (the first chunk's error wins) */
 	int malformed;		/* a sample the ordered walk must name */
 	struct vp_pd_idcache ids;
 	uint64_t out_of_order;
@@ -46,6 +46,9 @@ struct vp_pieces {
 	size_t map_len;
 	struct vp_pd_piece *pc;
 	size_t npc;
+	struct chunk *ch;	/* the count's items, in file order */
+	size_t nch;
+	uint64_t chunk_bytes;	/* their size (VP_PD_GIVE) */
 	unsigned threads;
 	/* The plan. Rounds are numbered from 1; round M+1 (nrounds) is what
 	 * follows the last FINISHED_ROUND and ends with the file. */
@@ -61,6 +64,15 @@ struct vp_pieces {
 	vp_pieces_sample_fn fn;
 	void *const *wctx;
 	struct worker *wk;
+};
+
+/* The count takes the file a chunk (VP_PD_GIVE of records) at a time,
+ * whatever the scan's pieces: a thread that finishes early takes the next
+ * one, so the CPUs end together (with 4 pieces per thread, whose samples
+ * differ by 2x, one of 2 CPUs sat idle for 7-17 ms of a 100 ms count). */
+struct chunk {
+	uint64_t from, to;	/* its records start in [from, to) */
+	uint32_t round;		/* the file's round at from */
 };
 
 static int queued_time(uint64_t t)
@@ -133,7 +145,7 @@ static void position(const struct vp_pieces *p, uint32_t r, uint64_t t, uint64_t
 static int scan_item(void *ctx, unsigned thread, size_t k)
 {
 	struct vp_pieces *p = ctx;
-	int r = vp_pd_scan_piece(p->pd, p->map, &p->pc[k], k > 0);
+	int r = vp_pd_scan_piece(p->pd, p->map, &p->pc[k], k > 0, p->chunk_bytes);
 
 	(void)thread;
 	vp_progress_advance(p->pc[k].end - p->pc[k].begin);
@@ -152,7 +164,7 @@ static int join_pieces(struct vp_pieces *p)
 		if (k && pc->first != p->pc[k - 1].exit) {
 			vp_pd_piece_reset(pc);
 			pc->first = p->pc[k - 1].exit;
-			if (vp_pd_scan_piece(pd, p->map, pc, 0) < 0)
+			if (vp_pd_scan_piece(pd, p->map, pc, 0, p->chunk_bytes) < 0)
 				return -ENOMEM;
 		}
 		if (pc->odd)
@@ -271,6 +283,33 @@ static int plan_records(struct vp_pieces *p)
 	return 0;
 }
 
+/* The pieces cut where their records cross a multiple of chunk_bytes (the
+ * scan's cuts), each chunk with the round it starts in. */
+static int plan_chunks(struct vp_pieces *p)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < p->npc; k++)
+		n += p->pc[k].ncuts + 1;
+	if (!(p->ch = malloc(n * sizeof(*p->ch))))
+		return -ENOMEM;
+	for (size_t k = 0; k < p->npc; k++) {
+		const struct vp_pd_piece *pc = &p->pc[k];
+		uint64_t from = pc->first;
+		uint32_t round = pc->round0;
+		for (size_t i = 0; i <= pc->ncuts; i++) {
+			uint64_t to = i < pc->ncuts ? pc->cuts[i].off : pc->exit;
+			if (to > from)
+				p->ch[p->nch++] = (struct chunk){ from, to, round };
+			if (i < pc->ncuts) {
+				from = to;
+				round = pc->round0 + pc->cuts[i].rounds;
+			}
+		}
+	}
+	return 0;
+}
+
 /* Header records met in the data (event updates...), in file order. */
 static int header_records(struct vp_pieces *p, struct vp_error *err)
 {
@@ -309,6 +348,7 @@ void vp_pieces_close(struct vp_pieces *p, int used)
 	for (size_t k = 0; k < p->npc; k++)
 		vp_pd_piece_reset(&p->pc[k]);
 	free(p->pc);
+	free(p->ch);
 	free(p->limit);
 	free(p->n);
 	free(p->lo);
@@ -320,7 +360,7 @@ void vp_pieces_close(struct vp_pieces *p, int used)
 }
 
 int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_bytes,
-		      struct vp_pieces **out, struct vp_error *err)
+		      uint64_t chunk_bytes, struct vp_pieces **out, struct vp_error *err)
 {
 	struct vp_pieces *p;
 	uint64_t size;
@@ -333,6 +373,7 @@ int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_b
 		return vp_errorf(err, -ENOMEM, "out of memory");
 	p->pd = pd;
 	p->threads = threads ? threads : 1;
+	p->chunk_bytes = chunk_bytes ? chunk_bytes : VP_PD_GIVE;
 	void *m = mmap(NULL, pd->data_end, PROT_READ, MAP_PRIVATE, pd->fd, 0);
 	if (m == MAP_FAILED) {
 		free(p);
@@ -368,6 +409,8 @@ int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_b
 		r = plan_rounds(p);
 	if (r == 0)
 		r = plan_records(p);
+	if (r == 0)
+		r = plan_chunks(p);
 	if (r != 0) {
 		vp_pieces_close(p, 0);
 		/* the ordered walk counts its own */
@@ -381,7 +424,7 @@ int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_b
 int vp_pieces_open(struct vp_perfdata *pd, unsigned threads, struct vp_pieces **out,
 		   struct vp_error *err)
 {
-	return vp_pd_pieces_open(pd, threads, 0, out, err);
+	return vp_pd_pieces_open(pd, threads, 0, 0, out, err);
 }
 
 unsigned vp_pieces_threads(const struct vp_pieces *p)
@@ -414,18 +457,18 @@ int vp_pieces_replay(struct vp_pieces *p, const struct vp_perf_tool *tool, void 
 	return r < 0 ? r : 0;
 }
 
-/* One piece's samples, each with its mark. */
-static void sample_piece(struct vp_pieces *p, struct worker *wk, void *wctx, size_t k)
+/* One chunk's samples, each with its mark. */
+static void sample_chunk(struct vp_pieces *p, struct worker *wk, void *wctx, size_t c)
 {
-	const struct vp_pd_piece *pc = &p->pc[k];
+	const struct chunk *ch = &p->ch[c];
 	struct vp_pd_window win;
-	uint64_t off = pc->first, done = 0;
-	uint32_t round = pc->round0;
+	uint64_t off = ch->from;
+	uint32_t round = ch->round;
 	struct vp_sample s;
 	struct vp_pieces_pos pos;
 
 	vp_pd_window_start(&win, p->map, p->map_len, off);
-	while (off < pc->exit) {
+	while (off < ch->to) {
 		const struct perf_event_header *h = (const void *)(p->map + off);
 		if (h->type == PERF_RECORD_SAMPLE) {
 			int r = vp_pd_parse_sample(p->pd, &wk->ids, h, off, &s, &wk->err);
@@ -441,7 +484,7 @@ static void sample_piece(struct vp_pieces *p, struct worker *wk, void *wctx, siz
 				r = p->fn(wctx, &s, &pos, &wk->err);
 				if (r < 0) {
 					wk->rc = r;
-					wk->rc_piece = k;
+					wk->rc_chunk = c;
 					__atomic_store_n(&p->stop, 1, __ATOMIC_RELAXED);
 					break;
 				}
@@ -450,17 +493,10 @@ static void sample_piece(struct vp_pieces *p, struct worker *wk, void *wctx, siz
 			round++;
 		}
 		off += h->size;
-		if (off >= win.hi) {
-			uint64_t now = (off < pc->end ? off : pc->end) - pc->begin;
+		if (off >= win.hi && off < ch->to)	/* a record longer than a stride */
 			vp_pd_window_move(&win, off);
-			vp_progress_advance(now - done);
-			done = now;
-			if (__atomic_load_n(&p->stop, __ATOMIC_RELAXED))
-				break;
-		}
 	}
 	vp_pd_window_end(&win, off);
-	vp_progress_advance(pc->end - pc->begin > done ? pc->end - pc->begin - done : 0);
 }
 
 static int samples_item(void *ctx, unsigned w, size_t k)
@@ -468,7 +504,8 @@ static int samples_item(void *ctx, unsigned w, size_t k)
 	struct vp_pieces *p = ctx;
 
 	if (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED))
-		sample_piece(p, &p->wk[w], p->wctx[w], k);
+		sample_chunk(p, &p->wk[w], p->wctx[w], k);
+	vp_progress_advance(p->ch[k].to - p->ch[k].from);
 	return 0;
 }
 
@@ -483,14 +520,16 @@ int vp_pieces_samples(struct vp_pieces *p, vp_pieces_sample_fn fn, void *const *
 	p->stop = 0;
 	for (unsigned w = 0; w < p->threads; w++)
 		p->wk[w] = (struct worker){ .rc = 0 };
-	vp_run_queue(p->threads, p->npc, samples_item, p);
+	vp_run_queue(p->threads, p->nch, samples_item, p);
+	/* what the chunks leave: a tail cut short */
+	vp_progress_advance(p->pd->data_end - (p->nch ? p->ch[p->nch - 1].to : p->pd->data_start));
 	for (unsigned w = 0; w < p->threads; w++) {
 		struct worker *wk = &p->wk[w];
 		p->stats.samples += wk->ids.samples;
 		p->stats.unknown_id += wk->ids.unknown_id;
 		p->stats.out_of_order += wk->out_of_order;
 		malformed |= wk->malformed;
-		if (wk->rc < 0 && (!first || wk->rc_piece < first->rc_piece))
+		if (wk->rc < 0 && (!first || wk->rc_chunk < first->rc_chunk))
 			first = wk;
 	}
 	if (first) {

@@ -55,9 +55,10 @@ void vp_pd_window_move(struct vp_pd_window *w, uint64_t off)
 {
 	uint64_t to = stride_down(off), gone = to > w->lo ? to - w->lo : 0;
 
-	if (gone)
+	if (gone >= VP_PD_GIVE) {
 		madvise((void *)(w->map + w->lo), gone, MADV_DONTNEED);
-	w->lo = to;
+		w->lo = to;
+	}
 	w->hi = to + STRIDE < w->len ? to + STRIDE : w->len;
 	if (w->hi > to)
 		madvise((void *)(w->map + to), w->hi - to, MADV_POPULATE_READ);
@@ -81,6 +82,7 @@ void vp_pd_piece_reset(struct vp_pd_piece *p)
 	free(p->n);
 	free(p->copies);
 	free(p->hdr);
+	free(p->cuts);
 	uint64_t begin = p->begin, end = p->end;
 	memset(p, 0, sizeof(*p));
 	p->begin = begin;
@@ -190,13 +192,14 @@ static inline uint64_t sample_time(struct vp_perfdata *pd, struct vp_pd_idcache 
 	return vp_pd_record_time(pd, ids, h);
 }
 
-int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_piece *p, int resync_start)
+int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_piece *p,
+		     int resync_start, uint64_t chunk)
 {
 	int tidx = pd->uniform ? pd->layouts[0].time : -1;
 	struct vp_pd_idcache ids = { 0 };
 	struct vp_pd_round cur = { 0, 0 };
 	struct vp_pd_window win;
-	uint64_t off;
+	uint64_t off, next_cut;
 
 	/* from where the guess reads: its pages are given back like the rest */
 	vp_pd_window_start(&win, map, pd->data_end, resync_start ? p->begin : p->first);
@@ -205,6 +208,7 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_pi
 		vp_pd_window_move(&win, p->first);
 	}
 	off = p->first;
+	next_cut = (off / chunk + 1) * chunk;
 	while (off < p->end) {
 		struct perf_event_header h;
 		const struct perf_event_header *rec = (const void *)(map + off);
@@ -270,6 +274,12 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_pi
 		off += h.size;
 		if (off >= win.hi)
 			vp_pd_window_move(&win, off);
+		if (off >= next_cut && off < p->end) {
+			next_cut = (off / chunk + 1) * chunk;
+			if (grow((void **)&p->cuts, &p->capcuts, p->ncuts, sizeof(*p->cuts)) < 0)
+				return -ENOMEM;
+			p->cuts[p->ncuts++] = (struct vp_pd_cut){ off, (uint32_t)p->nrounds };
+		}
 	}
 	vp_pd_window_end(&win, off);
 	p->exit = off;

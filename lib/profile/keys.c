@@ -74,6 +74,11 @@ static struct vp_key *table_new(size_t cap)
 		return NULL;
 	if (bytes >= HUGE)
 		madvise(m, bytes, MADV_HUGEPAGE);
+	/* Written pages now: a slot read before it is written maps the zero
+	 * page, and the write that replaces it flushes the TLB of every other
+	 * CPU the process runs on (an interrupt each, dear in a virtual
+	 * machine). Where the kernel cannot (before 5.14), pages fault in. */
+	madvise(m, bytes, MADV_POPULATE_WRITE);
 	return m;
 }
 

@@ -69,7 +69,7 @@ static void pieces_as_ordered(const char *path)
 	vp_perfdata_close(pd);
 	if (r < 0 || vp_perfdata_open(path, &pd, &err) < 0)
 		goto out;
-	if (vp_pd_pieces_open(pd, 3, 64, &p, &err) == 0 && p) {
+	if (vp_pd_pieces_open(pd, 3, 64, 256, &p, &err) == 0 && p) {
 		q.mark = o.mark;
 		void *w[3] = { &q, &q, &q };
 		if (vp_pieces_samples(p, p_sample, w, &err) == 0 && q.samples != o.samples)
