@@ -190,6 +190,10 @@ typedef int (*vp_pieces_sample_fn)(void *wctx, const struct vp_sample *s,
 				   const struct vp_pieces_pos *pos, struct vp_error *err);
 int vp_pieces_samples(struct vp_pieces *p, vp_pieces_sample_fn fn, void *const *wctx,
 		      struct vp_error *err);
+/* Work the next vp_pieces_samples does on one of its threads before that
+ * thread takes samples (reading kernel symbols): on a thread of its own it
+ * would share the CPUs with every worker and end last. */
+void vp_pieces_side_job(struct vp_pieces *p, void (*fn)(void *ctx), void *ctx);
 /* used: the walk happened (its counts join vp_perfdata_stats, and the file
  * counts as walked); else the ordered walk may still read the file. */
 void vp_pieces_close(struct vp_pieces *p, int used);

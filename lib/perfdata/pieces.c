@@ -49,6 +49,8 @@ struct vp_pieces {
 	struct chunk *ch;	/* the count's items, in file order */
 	size_t nch;
 	uint64_t chunk_bytes;	/* their size (VP_PD_GIVE) */
+	void (*side)(void *ctx);	/* vp_pieces_side_job's, the count's item 0 */
+	void *side_ctx;
 	unsigned threads;
 	/* The plan. Rounds are numbered from 1; round M+1 (nrounds) is what
 	 * follows the last FINISHED_ROUND and ends with the file. */
@@ -503,10 +505,21 @@ static int samples_item(void *ctx, unsigned w, size_t k)
 {
 	struct vp_pieces *p = ctx;
 
+	if (p->side && k-- == 0) {
+		p->side(p->side_ctx);
+		return 0;
+	}
+
 	if (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED))
 		sample_chunk(p, &p->wk[w], p->wctx[w], k);
 	vp_progress_advance(p->ch[k].to - p->ch[k].from);
 	return 0;
+}
+
+void vp_pieces_side_job(struct vp_pieces *p, void (*fn)(void *ctx), void *ctx)
+{
+	p->side = fn;
+	p->side_ctx = ctx;
 }
 
 int vp_pieces_samples(struct vp_pieces *p, vp_pieces_sample_fn fn, void *const *wctx,
@@ -520,7 +533,8 @@ int vp_pieces_samples(struct vp_pieces *p, vp_pieces_sample_fn fn, void *const *
 	p->stop = 0;
 	for (unsigned w = 0; w < p->threads; w++)
 		p->wk[w] = (struct worker){ .rc = 0 };
-	vp_run_queue(p->threads, p->nch, samples_item, p);
+	vp_run_queue(p->threads, p->nch + !!p->side, samples_item, p);
+	p->side = NULL;
 	/* what the chunks leave: a tail cut short */
 	vp_progress_advance(p->pd->data_end - (p->nch ? p->ch[p->nch - 1].to : p->pd->data_start));
 	for (unsigned w = 0; w < p->threads; w++) {

@@ -129,6 +129,8 @@ static int keys_add(struct vp_keys *c, const struct vp_key *k)
 	}
 	*e = *k;
 	c->n++;
+	if (c->fresh)
+		c->fresh(c->fresh_ctx, e);
 	return 0;
 }
 

@@ -29,6 +29,11 @@ struct vp_keys {
 	size_t cap, n;		/* cap a power of two; n below 7/10 of it */
 	struct vp_key ring[VP_KEYS_RING];
 	unsigned head, queued;
+	/* Called with each key new to this table (its first sample in this
+	 * worker's pieces): the object it falls in can be read while the count
+	 * goes on. NULL: none. */
+	void (*fresh)(void *ctx, const struct vp_key *k);
+	void *fresh_ctx;
 };
 
 /* 1 when a's first sample comes before b's in perf's order. */

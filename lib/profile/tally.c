@@ -200,6 +200,17 @@ static uint32_t state_at(struct counter *c, uint64_t space, uint64_t mark)
 	return c->state;
 }
 
+/* A key new to a worker: the object it falls in is read now, by the first
+ * worker to meet it, so that no object is left to read after the count. */
+static void count_fresh(void *ctx, const struct vp_key *k)
+{
+	struct counter *c = ctx;
+	uint64_t space = c->pl->st[k->state].space;
+
+	if (!(space >> 32))	/* a process: the kernels' symbols are not objects */
+		vp_session_read_early(c->pl->sc.session, (uint32_t)space, k->cpumode, k->ip);
+}
+
 static int count_sample(void *wctx, const struct vp_sample *s, const struct vp_pieces_pos *pos,
 			struct vp_error *err)
 {
@@ -216,6 +227,11 @@ static int count_sample(void *wctx, const struct vp_sample *s, const struct vp_p
 		.cpumode = (uint8_t)cpumode,
 	};
 	return vp_keys_put(&c->keys, &k) < 0 ? vp_errorf(err, -ENOMEM, "out of memory") : 0;
+}
+
+static void read_kallsyms(void *session)
+{
+	vp_session_read_kallsyms(session);
 }
 
 /* ---- resolve: the keys at their first samples ---- */
@@ -284,6 +300,7 @@ int vp_tally(struct vp_perfdata *pd, const struct vp_tally_opts *o, struct vp_er
 	/* plan, in a session of its own (quiet: it resolves nothing) */
 	struct vp_session_opts so = *o->so;
 	so.quiet = 1;
+	so.kallsyms_later = 1;	/* by a worker, first thing in the count */
 	struct vp_perf_tool planner = { .mmap = plan_mmap, .fork = plan_fork };
 	if (!(pool = vp_strpool_new()) || plan_init(&pl) < 0) {
 		r = vp_errorf(err, -ENOMEM, "out of memory");
@@ -304,8 +321,11 @@ int vp_tally(struct vp_perfdata *pd, const struct vp_tally_opts *o, struct vp_er
 	}
 	for (unsigned w = 0; w < n; w++) {
 		c[w] = (struct counter){ .o = o, .pl = &pl, .space = UINT64_MAX };
+		c[w].keys.fresh = count_fresh;
+		c[w].keys.fresh_ctx = &c[w];
 		wctx[w] = &c[w];
 	}
+	vp_pieces_side_job(p, read_kallsyms, pl.sc.session);
 	if ((r = vp_pieces_samples(p, count_sample, wctx, err)) != 0)
 		goto out;
 	for (unsigned w = 0; w < n; w++)

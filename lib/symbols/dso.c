@@ -111,12 +111,36 @@ struct vp_dso_ahead {
 	struct vp_error err;
 };
 
-static void ahead_free(struct vp_dso *d)
+static void ahead_free(struct vp_dso_ahead **a)
 {
-	if (d->ahead)
-		vp_elf_close(d->ahead->elf);
-	free(d->ahead);
-	d->ahead = NULL;
+	if (*a)
+		vp_elf_close((*a)->elf);
+	free(*a);
+	*a = NULL;
+}
+
+void vp_dso_read_early(const struct vp_dsos *s, struct vp_dso *d)
+{
+	struct vp_dso_ahead *a;
+
+	if (d->kind != DSO_ELF || __atomic_load_n(&d->early_claimed, __ATOMIC_RELAXED) ||
+	    __atomic_exchange_n(&d->early_claimed, 1, __ATOMIC_RELAXED))
+		return;
+	if (!(a = calloc(1, sizeof(*a))))
+		return;	/* read where used, as without this */
+	a->r = elf_open(s, d, &a->elf, &a->err);
+	d->early = a;	/* read once the count's threads are joined */
+}
+
+int vp_dso_take_early(struct vp_dso *d, struct vp_dso *from)
+{
+	if (!from->early || d->kind != DSO_ELF || d->loaded || d->ahead ||
+	    d->build_id_size != from->build_id_size ||
+	    memcmp(d->build_id, from->build_id, d->build_id_size))
+		return 0;
+	d->ahead = from->early;
+	from->early = NULL;
+	return 1;
 }
 
 struct ahead_job {
@@ -180,7 +204,7 @@ void vp_dso_load(struct vp_dsos *s, struct vp_dso *d, int other_kernel)
 		err = d->ahead->err;
 		d->elf = d->ahead->elf;
 		d->ahead->elf = NULL;
-		ahead_free(d);
+		ahead_free(&d->ahead);
 	} else {
 		r = elf_open(s, d, &d->elf, &err);
 	}
@@ -227,7 +251,8 @@ void vp_dsos_free(struct vp_dsos *s)
 			continue;
 		vp_elf_close(d->elf);
 		vp_symtab_free(d->jit);
-		ahead_free(d);
+		ahead_free(&d->ahead);
+		ahead_free(&d->early);
 		free(d);
 	}
 	vp_u64map_free(&s->by_name);

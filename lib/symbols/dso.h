@@ -37,6 +37,8 @@ struct vp_dso {
 	const struct vp_portsyms_dso *port;	/* the file's own symbols for it, if any */
 	int use_port;		/* the object itself is missing or changed: use port */
 	struct vp_dso_ahead *ahead;	/* loaded ahead, not used yet (vp_dsos_load_ahead) */
+	struct vp_dso_ahead *early;	/* read by vp_dso_read_early, for another session */
+	int early_claimed;		/* by the first thread to ask (atomic) */
 };
 
 /* Every object of a session, by name. */
@@ -63,6 +65,14 @@ void vp_dso_load(struct vp_dsos *s, struct vp_dso *d, int other_kernel);
  * the object is first used, and warns then, so what is said and when stays
  * as if it were read there. v is reordered. */
 void vp_dsos_load_ahead(struct vp_dsos *s, struct vp_dso **v, size_t n, unsigned threads);
+/* Read d's symbols now, on the calling thread, for another session of the
+ * same recording to take (vp_dso_take_early): while the count goes on, the
+ * first worker to meet an object reads it; the others go on. Safe on
+ * several threads at once. */
+void vp_dso_read_early(const struct vp_dsos *s, struct vp_dso *d);
+/* Give d what `from` (the same object in another session) read early, when
+ * they name one build-id and d is not read yet: 1 when taken. */
+int vp_dso_take_early(struct vp_dso *d, struct vp_dso *from);
 /* What a user-space map of this file name holds: DSO_JIT (anonymous
  * executable memory: its perf-PID.map), DSO_VDSO, DSO_NONE (heap, stack...)
  * or DSO_ELF. */

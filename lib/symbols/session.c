@@ -38,6 +38,8 @@ struct kernel {
 	 * shows up, overlapping the ~0.1 s /proc/kallsyms costs with the walk. */
 	pthread_t thread;
 	int thread_started, thread_rc;
+	int later;		/* kallsyms_later: 1 while load_path waits for
+				 * vp_session_read_kallsyms, 2 once read */
 	const char *load_path;
 	struct vp_error thread_err;
 };
@@ -190,8 +192,12 @@ static void *kallsyms_thread(void *arg)
 
 static void kernel_prefetch(struct vp_session *s, struct kernel *k)
 {
-	if (k->tried || k->thread_started || !(k->load_path = kallsyms_path(s, k)))
+	if (k->tried || k->thread_started || k->later || !(k->load_path = kallsyms_path(s, k)))
 		return;
+	if (s->opts.kallsyms_later) {
+		k->later = 1;
+		return;
+	}
 	k->thread_started = pthread_create(&k->thread, NULL, kallsyms_thread, k) == 0;
 }
 
@@ -363,9 +369,10 @@ static int kernel_load(struct vp_session *s, struct kernel *k)
 		return -1;
 	}
 	path = kallsyms_path(s, k);
-	if (k->thread_started) {
-		pthread_join(k->thread, NULL);
-		k->thread_started = 0;
+	if (k->thread_started || k->later == 2) {
+		if (k->thread_started)
+			pthread_join(k->thread, NULL);
+		k->thread_started = k->later = 0;
 		err = k->thread_err;
 		if (k->thread_rc < 0)
 			return kernel_load_failed(s, k, path, &err);
@@ -462,6 +469,19 @@ static void resolve_kernel(struct vp_session *s, struct kernel *k, uint64_t ip,
 			rs->tab = tab;
 			rs->sym = sym;
 			rs->kind = k->guest ? VP_PORTSYMS_GUEST : VP_PORTSYMS_KERNEL;
+		}
+	}
+}
+
+void vp_session_read_kallsyms(struct vp_session *s)
+{
+	struct kernel *ks[] = { &s->host, &s->guest };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct kernel *k = ks[i];
+		if (k->later == 1 && !k->tried) {
+			k->thread_rc = vp_kallsyms_get(k->load_path, &k->syms, &k->thread_err);
+			k->later = 2;	/* read: kernel_load takes it as the thread's */
 		}
 	}
 }
@@ -570,7 +590,31 @@ void vp_session_resolve_sym(struct vp_session *s, uint32_t pid, unsigned cpumode
 	out->dso = r.dso;
 }
 
-void vp_session_load_ahead(struct vp_session *s, const struct vp_session *plan,
+/* The planning session's object where a user-space address falls at the
+ * file's end: read-only lookups, so workers may ask at once. */
+static struct vp_dso *plan_object(const struct vp_session *plan, uint32_t pid, unsigned cpumode,
+				  uint64_t ip)
+{
+	unsigned mode = cpumode & VP_MISC_CPUMODE_MASK;
+	const struct vp_process *p;
+	const struct vp_map *m;
+
+	if ((mode != PERF_RECORD_MISC_USER && mode != PERF_RECORD_MISC_CPUMODE_UNKNOWN) ||
+	    !(p = vp_u64map_get(&plan->procs.procs, pid)) || !(m = vp_maps_find(&p->maps, ip)) ||
+	    !m->dso || m->dso->kind != DSO_ELF)
+		return NULL;
+	return m->dso;
+}
+
+void vp_session_read_early(struct vp_session *plan, uint32_t pid, unsigned cpumode, uint64_t ip)
+{
+	struct vp_dso *d = plan_object(plan, pid, cpumode, ip);
+
+	if (d)
+		vp_dso_read_early(&plan->dsos, d);
+}
+
+void vp_session_load_ahead(struct vp_session *s, struct vp_session *plan,
 			   const struct vp_session_addr *a, size_t n, unsigned threads)
 {
 	struct vp_dso **v = malloc((n ? n : 1) * sizeof(*v));
@@ -580,23 +624,19 @@ void vp_session_load_ahead(struct vp_session *s, const struct vp_session *plan,
 	if (!v)
 		return;	/* each object loads when used, as without this */
 	for (size_t i = 0; i < n; i++) {
-		unsigned mode = a[i].cpumode & VP_MISC_CPUMODE_MASK;
-		const struct vp_process *p;
-		const struct vp_map *m;
-		struct vp_dso *d;
+		struct vp_dso *pdso = plan_object(plan, a[i].pid, a[i].cpumode, a[i].ip), *d;
 
-		if ((mode != PERF_RECORD_MISC_USER && mode != PERF_RECORD_MISC_CPUMODE_UNKNOWN) ||
-		    !(p = vp_u64map_get(&plan->procs.procs, a[i].pid)) ||
-		    !(m = vp_maps_find(&p->maps, a[i].ip)) || !m->dso || m->dso->kind != DSO_ELF ||
-		    vp_u64map_get(&seen, (uintptr_t)m->dso))
+		if (!pdso || vp_u64map_get(&seen, (uintptr_t)pdso))
 			continue;
-		if (vp_u64map_put(&seen, (uintptr_t)m->dso, v) < 0 ||
-		    !(d = dso_get(s, m->dso->name, DSO_ELF)))
+		if (vp_u64map_put(&seen, (uintptr_t)pdso, v) < 0 ||
+		    !(d = dso_get(s, pdso->name, DSO_ELF)))
 			break;
+		if (vp_dso_take_early(d, pdso))
+			continue;
 		/* A build-id that only map records give (perf record --buildid-mmap)
 		 * is the object's from the first record that has one, which may
 		 * come after its first use: such objects load where they are used. */
-		if (d->kind == DSO_ELF && d->build_id_size == m->dso->build_id_size)
+		if (d->kind == DSO_ELF && d->build_id_size == pdso->build_id_size)
 			v[k++] = d;
 	}
 	vp_dsos_load_ahead(&s->dsos, v, k, threads);

@@ -24,6 +24,8 @@ struct vp_session_opts {
 	const char *guest_kallsyms;	/* guest kernel symbols */
 	const char *guest_modules;	/* guest /proc/modules */
 	int quiet;			/* no warnings about missing symbols (the recorder's own pass) */
+	int kallsyms_later;		/* the kernels' symbols are read by vp_session_read_kallsyms,
+					 * not on a thread of their own from the kernel's map on */
 };
 
 struct vp_resolved {
@@ -94,8 +96,9 @@ struct vp_session_addr {
  * that plan (a session that has seen the file's maps to their end) maps at
  * these user addresses, for s to take when its replay first uses each
  * object (see vp_dsos_load_ahead): a report's objects load in parallel and
- * its output stays as if each were read where it is first used. */
-void vp_session_load_ahead(struct vp_session *s, const struct vp_session *plan,
+ * its output stays as if each were read where it is first used. Objects
+ * plan read early (vp_session_read_early) are taken from it, not read again. */
+void vp_session_load_ahead(struct vp_session *s, struct vp_session *plan,
 			   const struct vp_session_addr *a, size_t n, unsigned threads);
 
 /* The map an address falls in, as vp_session_resolve reads it: for writers
@@ -127,6 +130,16 @@ uint64_t vp_session_space_fp(struct vp_session *s, uint64_t space);
  * caller may set kernel addresses aside and resolve them later, as long as the
  * kernel's maps stay as they are (vp_session_kernel_gen unchanged). */
 int vp_session_kernel_loading(const struct vp_session *s);
+/* With kallsyms_later: read the kernels' symbols that the records so far
+ * call for, on the calling thread (a worker's, among other work), into the
+ * cache that later sessions share. */
+void vp_session_read_kallsyms(struct vp_session *s);
+/* Read the ELF object that plan maps at this user address at the file's
+ * end, once, on the calling thread, for vp_session_load_ahead to give
+ * another session: the count's workers read each object as they first meet
+ * it, so the reading is over when the count is. Safe on several threads at
+ * once (plan's maps are only read). */
+void vp_session_read_early(struct vp_session *plan, uint32_t pid, unsigned cpumode, uint64_t ip);
 uint32_t vp_session_kernel_gen(const struct vp_session *s);
 /* The command name of a thread at this point of the stream (interned). */
 const char *vp_session_comm_of(struct vp_session *s, uint32_t pid, uint32_t tid);

@@ -2,8 +2,9 @@
 # Tables do not depend on how many threads read the file: --threads 1, 2, 3,
 # 4 and 7, and the one CPU taskset gives, print the same bytes, on perf's
 # fixtures and on files grown to many pieces (those cut mid-record find their
-# first record by the resync rule); and the grown files' tables agree with
-# perf report's, row for row.
+# first record by the resync rule); each object is opened as often as by
+# the ordered walk; and the grown files' tables agree with perf report's,
+# row for row.
 source "$(dirname "$0")/../lib.sh"
 F=$TOP/test/fixtures
 export HOME=$WORK	# no perf build-id cache: both tools read the same files
@@ -34,6 +35,26 @@ for f in weights:600 callchain:1000; do
 	python3 "$TOP/scripts/perfdata-repeat.py" "$F/$f.data" "$WORK/big-$f.data" "$n"
 	[ "$(stat -c %s "$WORK/big-$f.data")" -gt $((8 << 20)) ] || fail "big-$f.data is too small"
 	same_for_all_threads "$WORK/big-$f.data" "big-$f"
+done
+
+# Each object is read once however many workers meet it first (the first
+# one reads it while the count goes on): it is opened as often as by the
+# ordered walk, which a comm key takes.
+command -v strace >/dev/null || skip "strace is not installed (make deps installs it)"
+opens() {	# FILE OPTIONS...: how often each object of the symfs is opened
+	# (LeakSanitizer stops under ptrace: no leak check in these runs)
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=openat -o "$WORK/opens" \
+		"$VMPROF" report "$@" "${opts[@]}" \
+		>/dev/null 2>&1 || fail "report $* failed under strace"
+	grep -v ENOENT "$WORK/opens" | grep -o "\"$F/symfs[^\"]*\"" | sort | uniq -c
+}
+for f in big-weights big-callchain; do
+	want=$(opens "$WORK/$f.data" --sort comm,sym)
+	[ -n "$want" ] || fail "$f: the ordered walk opens no object of the symfs"
+	for t in 1 4; do
+		expect_eq "$f: objects opened with $t threads" "$(opens "$WORK/$f.data" --threads $t)" \
+			"$want"
+	done
 done
 
 command -v perf >/dev/null || skip "perf is not installed: the threads agree, perf not asked"
