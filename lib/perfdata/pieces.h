@@ -60,12 +60,13 @@ struct vp_pd_piece {
  * flat whatever the file's size. */
 #define VP_PD_STRIDE (1u << 20)	/* 1 MiB: 2 MiB strides kept 2 MiB more per reader
 				 * mapped, at no gain in speed */
-/* Pages are given back 4 MiB at a time: in a process with several threads
+/* Pages are given back 2 MiB at a time: in a process with several threads
  * each give-back is a TLB shootdown, an interrupt to every other CPU that
- * runs it (a stride at a time, 2 CPUs spent 10-15 ms of a 266 MB file's
- * 300 ms of CPU time in them). The count's chunks are this big, so that one
- * reader's pages are given back at once. */
-#define VP_PD_GIVE (4u << 20)
+ * runs it (a stride at a time, 2 CPUs spent 7-15 ms of a 266 MB file's
+ * 300 ms of CPU time in them; 2 MiB: 4-7 ms). 4 MiB saved 1-3 ms more but
+ * kept 4 MB more mapped at the peak. The count's chunks are this big, so
+ * that one reader's pages are given back at once. */
+#define VP_PD_GIVE (2u << 20)
 struct vp_pd_window {
 	const uint8_t *map;
 	uint64_t len;			/* of the mapping */
