@@ -29,11 +29,6 @@ static int grow(void **v, size_t *cap, size_t n, size_t elem)
 	return 0;
 }
 
-static uint64_t page_down(uint64_t off)
-{
-	return off & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
-}
-
 /* Windows start on a stride's boundary in the file: where the page cache
  * holds the file in large folios (aligned in the file), no two windows share
  * the part of a folio they map, and what stays mapped is one stride per
@@ -66,8 +61,11 @@ void vp_pd_window_move(struct vp_pd_window *w, uint64_t off)
 
 void vp_pd_window_end(struct vp_pd_window *w, uint64_t off)
 {
-	/* the last record read may have run past the window */
-	uint64_t end = page_down(off + sysconf(_SC_PAGESIZE) - 1);
+	/* The last record read may have run past the window, and a fault there
+	 * maps the pages around it (fault-around, 64 KiB): to the stride's
+	 * end, as the reader of the next part may have given those back
+	 * already (it then maps again what it still reads). */
+	uint64_t end = stride_down(off + STRIDE - 1);
 	uint64_t hi = end > w->hi ? (end < w->len ? end : w->len) : w->hi;
 	uint64_t gone = hi > w->lo ? hi - w->lo : 0;
 
