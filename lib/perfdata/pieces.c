@@ -495,7 +495,7 @@ static void sample_chunk(struct vp_pieces *p, struct worker *wk, void *wctx, siz
 			round++;
 		}
 		off += h->size;
-		if (off >= win.hi && off < ch->to)	/* a record longer than a stride */
+		if (off >= win.hi && off < ch->to)	/* the chunk's next stride */
 			vp_pd_window_move(&win, off);
 	}
 	vp_pd_window_end(&win, off);

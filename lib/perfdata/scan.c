@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #define RESYNC_RUN	16		/* records that must look right after a guessed start */
-#define STRIDE		VP_PD_STRIDE	/* map pages ahead, give them back, in steps this big */
+#define STRIDE		VP_PD_STRIDE	/* map pages ahead in steps this big */
 
 static int grow(void **v, size_t *cap, size_t n, size_t elem)
 {
@@ -31,7 +31,7 @@ static int grow(void **v, size_t *cap, size_t n, size_t elem)
 
 /* Windows start on a stride's boundary in the file: where the page cache
  * holds the file in large folios (aligned in the file), no two windows share
- * the part of a folio they map, and what stays mapped is one stride per
+ * the part of a folio they map, and what stays mapped is a few strides per
  * reader however the cache holds it. */
 static uint64_t stride_down(uint64_t off)
 {
