@@ -80,22 +80,28 @@ run() {	# run CMD...: "WALL RSS" of one run, its output discarded
 	read -r r < "$tmp/time"
 	awk -v a="$t0" -v b="$t1" -v r="$r" 'BEGIN { printf "%.4f %d\n", b - a, r }'
 }
-pairs() {
-	local name=$1 a=() b=() i
-	shift
+# pair NAME I A-CMD -- B-CMD: the I-th pair of NAME (odd I: A first).
+pair() {
+	local name=$1 i=$2 a=() b=()
+	shift 2
 	while [ "$1" != -- ]; do a+=("$1"); shift; done
 	shift
 	b=("$@")
+	if [ $((i % 2)) = 1 ]; then
+		run "${a[@]}" >> "$tmp/$name.a"
+		run "${b[@]}" >> "$tmp/$name.b"
+	else
+		run "${b[@]}" >> "$tmp/$name.b"
+		run "${a[@]}" >> "$tmp/$name.a"
+	fi
+}
+pairs() {
+	local name=$1 i
+	shift
 	: > "$tmp/$name.a"
 	: > "$tmp/$name.b"
 	for i in $(seq "${BENCH_PAIRS:-5}"); do
-		if [ $((i % 2)) = 1 ]; then
-			run "${a[@]}" >> "$tmp/$name.a"
-			run "${b[@]}" >> "$tmp/$name.b"
-		else
-			run "${b[@]}" >> "$tmp/$name.b"
-			run "${a[@]}" >> "$tmp/$name.a"
-		fi
+		pair "$name" "$i" "$@"
 	done
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -159,14 +165,41 @@ verdict "throughput: vmprof MB/s / cat MB/s (= cat wall / vmprof wall)" tput 1 "
 
 say ""
 ncpu=$(nproc)
-say "== cores: vmprof report on one CPU (taskset -c 0) against all $ncpu (taskset -c 0-$((ncpu - 1)))"
-pairs cores taskset -c 0 "$vmprof" report --sort sym "$tmp/big.data" -- \
-	taskset -c "0-$((ncpu - 1))" "$vmprof" report --sort sym "$tmp/big.data"
+all="0-$((ncpu - 1))"
+say "== cores: vmprof report on one CPU (taskset -c 0) against all $ncpu (taskset -c $all)"
+# The ceiling: a job that divides perfectly (scripts/bench-ceiling.c: fixed
+# chunks from one queue, no memory traffic, nothing serial), its pairs run in
+# turn with vmprof's, so both see the same minutes of this machine: a virtual
+# machine's CPUs need not each run at full speed while the others run.
+gcc -O2 -pthread -o "$tmp/ceiling" "$top/scripts/bench-ceiling.c"
+ceiling=("$tmp/ceiling" 400)
+for name in cores ceil coresg ceilg; do : > "$tmp/$name.a"; : > "$tmp/$name.b"; done
+for i in $(seq "${BENCH_PAIRS:-5}"); do
+	pair cores "$i" taskset -c 0 "$vmprof" report --sort sym "$tmp/big.data" -- \
+		taskset -c "$all" "$vmprof" report --sort sym "$tmp/big.data"
+	pair ceil "$i" taskset -c 0 "${ceiling[@]}" -- taskset -c "$all" "${ceiling[@]}"
+	pair coresg "$i" taskset -c 0 "$vmprof" report --sort sym "$tmp/bigg.data" -- \
+		taskset -c "$all" "$vmprof" report --sort sym "$tmp/bigg.data"
+	pair ceilg "$i" taskset -c 0 "${ceiling[@]}" -- taskset -c "$all" "${ceiling[@]}"
+done
 show cores "one CPU" "$ncpu CPUs"
 verdict "cores: one CPU wall / $ncpu CPUs wall (-g data below)" cores 1 "" 1.8
-pairs coresg taskset -c 0 "$vmprof" report --sort sym "$tmp/bigg.data" -- \
-	taskset -c "0-$((ncpu - 1))" "$vmprof" report --sort sym "$tmp/bigg.data"
 verdict "cores on -g data: one CPU wall / $ncpu CPUs wall" coresg 1 "" 1.8
+cat "$tmp/ceil.a" "$tmp/ceilg.a" > "$tmp/ceilall.a"
+cat "$tmp/ceil.b" "$tmp/ceilg.b" > "$tmp/ceilall.b"
+show ceilall "the ceiling job, one CPU" "the ceiling job, $ncpu CPUs"
+printf '  ceiling: a perfectly parallel job gains %s (min %s, max %s) from %d CPUs in the same minutes;\n' \
+	"$(ratios ceilall 1 | median | awk '{ printf "%.2f", $1 }')" \
+	"$(ratios ceilall 1 | sort -g | head -1 | awk '{ printf "%.2f", $1 }')" \
+	"$(ratios ceilall 1 | sort -g | tail -1 | awk '{ printf "%.2f", $1 }')" "$ncpu"
+of_ceiling() { paste <(ratios "$1" 1) <(ratios "$2" 1) | awk '{ print $1 / $2 }' | median |
+	awk '{ printf "%.2f", $1 }'; }
+printf '  vmprof reaches %s of it on the flat file and %s on the -g file (medians of the pairs'"'"' quotients)\n' \
+	"$(of_ceiling cores ceil)" "$(of_ceiling coresg ceilg)"
+printf '%s|%.2f|%.2f|%.2f|%s|%s\n' "cores ceiling here: a perfectly parallel job" \
+	"$(ratios ceilall 1 | median)" "$(ratios ceilall 1 | sort -g | head -1)" \
+	"$(ratios ceilall 1 | sort -g | tail -1)" "-" "vmprof at $(of_ceiling cores ceil), $(of_ceiling coresg ceilg)" \
+	>> "$tmp/summary"
 
 say ""
 say "== the same tables whatever the threads: --threads 1 against all CPUs (cmp)"
