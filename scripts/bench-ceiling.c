@@ -8,7 +8,6 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 static unsigned long chunks, iters, next;
