@@ -188,18 +188,18 @@ verdict "cores on -g data: one CPU wall / $ncpu CPUs wall" coresg 1 "" 1.8
 cat "$tmp/ceil.a" "$tmp/ceilg.a" > "$tmp/ceilall.a"
 cat "$tmp/ceil.b" "$tmp/ceilg.b" > "$tmp/ceilall.b"
 show ceilall "the ceiling job, one CPU" "the ceiling job, $ncpu CPUs"
-printf '  ceiling: a perfectly parallel job gains %s (min %s, max %s) from %d CPUs in the same minutes;\n' \
-	"$(ratios ceilall 1 | median | awk '{ printf "%.2f", $1 }')" \
-	"$(ratios ceilall 1 | sort -g | head -1 | awk '{ printf "%.2f", $1 }')" \
-	"$(ratios ceilall 1 | sort -g | tail -1 | awk '{ printf "%.2f", $1 }')" "$ncpu"
-of_ceiling() { paste <(ratios "$1" 1) <(ratios "$2" 1) | awk '{ print $1 / $2 }' | median |
-	awk '{ printf "%.2f", $1 }'; }
+of_ceiling() { paste <(ratios "$1" 1) <(ratios "$2" 1) | awk '{ print $1 / $2 }' | median; }
+c_med=$(ratios ceilall 1 | median)
+c_lo=$(ratios ceilall 1 | sort -g | head -1)
+c_hi=$(ratios ceilall 1 | sort -g | tail -1)
+of_flat=$(of_ceiling cores ceil | awk '{ printf "%.2f", $1 }')
+of_g=$(of_ceiling coresg ceilg | awk '{ printf "%.2f", $1 }')
+printf '  ceiling: a perfectly parallel job gains %.2f (min %.2f, max %.2f) from %d CPUs in the same minutes;\n' \
+	"$c_med" "$c_lo" "$c_hi" "$ncpu"
 printf '  vmprof reaches %s of it on the flat file and %s on the -g file (medians of the pairs'"'"' quotients)\n' \
-	"$(of_ceiling cores ceil)" "$(of_ceiling coresg ceilg)"
-printf '%s|%.2f|%.2f|%.2f|%s|%s\n' "cores ceiling here: a perfectly parallel job" \
-	"$(ratios ceilall 1 | median)" "$(ratios ceilall 1 | sort -g | head -1)" \
-	"$(ratios ceilall 1 | sort -g | tail -1)" "-" "vmprof at $(of_ceiling cores ceil), $(of_ceiling coresg ceilg)" \
-	>> "$tmp/summary"
+	"$of_flat" "$of_g"
+printf '%s|%.2f|%.2f|%.2f|-|%s\n' "cores ceiling here: a perfectly parallel job" "$c_med" "$c_lo" "$c_hi" \
+	"vmprof at $of_flat, $of_g" >> "$tmp/summary"
 
 say ""
 say "== the same tables whatever the threads: --threads 1 against all CPUs (cmp)"
