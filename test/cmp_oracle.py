@@ -16,9 +16,13 @@ equal, shares and delta (percentage points) equal to 1e-6, the ratio
 guest/host to 1e-6 relative, and one-sided rows say "only host"/"only guest".
 """
 import csv
+import os
 import re
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from perf_agree import csv_symbol  # noqa: E402
 
 HEX = re.compile(r"^0x[0-9a-f]+$")
 
@@ -75,9 +79,7 @@ def main():
     with open(sys.argv[3], newline="", encoding="utf-8") as f:
         rd = csv.DictReader(f)
         for r in rd:
-            sym = r["symbol"]
-            if sym.startswith("'") and sym[1:2] in "=+-@'":
-                sym = sym[1:]
+            sym = csv_symbol(r["symbol"])
             g = got[(r["event"], sym)]
             g[0] += int(r["host_samples"])
             g[1] += int(r["host_period"])

@@ -54,6 +54,12 @@ def fold(rows, kernel_dso_only, fold_dsos=()):
     return {k: sorted(v) for k, v in keyed.items()}
 
 
+def csv_symbol(sym):
+    """A symbol as vmprof's CSV names it, without the guard against
+    spreadsheet formulas (a quote before a leading = + - @ or quote)."""
+    return sym[1:] if sym.startswith("'") and sym[1:2] in "=+-@'" else sym
+
+
 def parse_perf(path, extra=0, totals=None):
     rows, event = [], None
     for line in open(path, encoding="utf-8", errors="replace"):

@@ -37,7 +37,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from perf_agree import parse_perf  # noqa: E402
+from perf_agree import csv_symbol, parse_perf  # noqa: E402
 
 HEX = re.compile(r"^0x[0-9a-f]+$")
 # values are counts, or nanoseconds with -unit=ns
@@ -90,18 +90,21 @@ def vmprof_flat(path, event, cols=("samples",)):
         for r in csv.DictReader(f):
             if event and r["event"] != event:
                 continue
-            name = pprof_name(r["symbol"], r["dso"])
+            name = pprof_name(csv_symbol(r["symbol"]), r["dso"])
             for c in cols:
                 out[name] += int(r[c])
     return out
 
 
 def vmprof_deltas(path, event):
-    out = defaultdict(float)
+    """name -> (sum of its rows' deltas, how many rows)"""
+    out = defaultdict(lambda: [0.0, 0])
     with open(path, newline="", encoding="utf-8") as f:
         for r in csv.DictReader(f):
             if not event or r["event"] == event:
-                out[pprof_name(r["symbol"], r["dso"])] += float(r["delta"])
+                d = out[pprof_name(csv_symbol(r["symbol"]), r["dso"])]
+                d[0] += float(r["delta"])
+                d[1] += 1
     return out
 
 
@@ -225,11 +228,15 @@ def main():
             ht = sum(host.values())
             records = leaf_records(a.normalized)
             for name in names:
-                want = delta[name] / 100.0 * ht
+                d, rows = delta[name]
+                want = d / 100.0 * ht
                 got = top.get(name, (0, 0))[0]
-                if abs(got - want) > 0.5 * records[name] + 1e-6:
+                # the CSV prints each row's delta with six decimals: half a
+                # unit of the last is 5e-7 pp, 5e-9 * ht samples, per row
+                csv_rounding = rows * 5e-9 * ht
+                if abs(got - want) > 0.5 * records[name] + csv_rounding + 1e-9:
                     bad.append(f"{name}: pprof normalized diff {got}, vmprof delta "
-                               f"{delta[name]:.4f} pp of {ht} = {want:.2f} ({records[name]} "
+                               f"{d:.4f} pp of {ht} = {want:.2f} ({records[name]} "
                                f"records rounded)")
         else:
             for name in names:
