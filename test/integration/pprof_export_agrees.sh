@@ -56,8 +56,11 @@ python3 "$agree" flat g.top --perf g.perf --event cpu-clock || fail "-g: flat sa
 perf report -i g.data --stdio --children -g none --sort sym -n -t $'\x1f' > g.children 2>/dev/null
 python3 "$agree" cum g.top --perf-children g.children --event cpu-clock ||
 	fail "-g: cum shares differ from perf's --children"
-[ "$(flat_of g main)" = 0 ] || grep -q ' main$' g.top || fail "no main in the stacks (test is vacuous)"
-awk '$NF == "main" && $2 ~ /%$/ && $4 > 0 { ok = 1 } END { exit !ok }' g.top || fail "main has no cum: stacks missing"
+# stacks carried: a caller with no samples of its own holds half or more of
+# them (which caller depends on gcc: it keeps no frame in a leaf such as w4,
+# so the stacks through it skip main and name __libc_start_call_main)
+awk '$2 ~ /%$/ && $1 == 0 && $5 + 0 >= 50 { ok = 1 } END { exit !ok }' g.top ||
+	fail "no caller holds the samples: stacks missing (test is vacuous)"
 
 # host vs guest: pprof's diff of the exports = vmprof compare of the recordings
 perf record -q -o host.data -e cpu-clock -F 2000 -- ./weights 15000000 1 1 1 >/dev/null 2>&1
