@@ -17,8 +17,10 @@ perf report -i w.data --stdio --no-children --sort dso,sym -F period,dso,sym -t 
 cp w.data w2.data
 "$VMPROF_SAN" compare -o cmp.xml w.data w2.data > cmp.txt || fail "compare"
 "$VMPROF_SAN" chart --scale linear --format svg -o charts cmp.xml > /dev/null || fail "chart"
-python3 - <<'PY' || fail "periods shown as time do not read back as perf's"
-import csv, re, xml.etree.ElementTree as ET
+python3 - "$TOP/test" <<'PY' || fail "periods shown as time do not read back as perf's"
+import csv, re, sys, xml.etree.ElementTree as ET
+sys.path.insert(0, sys.argv[1])
+from perf_agree import csv_symbol
 UNIT = {"ns": 1, "us": 1e3, "µs": 1e3, "ms": 1e6, "s": 1e9}
 TIME = re.compile(r"^(-?\d+(?:\.(\d+))?) (ns|us|µs|ms|s)$")
 
@@ -45,7 +47,8 @@ assert any(e == "cpu-clock" for e, _, _ in perf), "perf shows no cpu-clock rows"
 # CSV: the exact integers (objects by their short name, as perf shows them)
 rows = {}
 for r in csv.DictReader(open("table.csv")):
-    key = (r["event"], r["dso"] if r["dso"].startswith("[") else r["dso"].rsplit("/", 1)[-1], r["symbol"])
+    key = (r["event"], r["dso"] if r["dso"].startswith("[") else r["dso"].rsplit("/", 1)[-1],
+           csv_symbol(r["symbol"]))
     rows[key] = rows.get(key, 0) + int(r["period"])
 for key, p in perf.items():
     if not re.match(r"^0x[0-9a-f]+$", key[2]):  # perf's unresolved addresses: vmprof's [unknown]
