@@ -10,6 +10,7 @@
  * to it without a callchain, and what vmprof report --io counts per function
  * must equal what it prints, one line per function and direction:
  *   appio: FUNCTION read|write BYTES bytes CALLS calls ERRORS errors SHORT short EOF eof
+ *   appio-time: FUNCTION read|write NS ns   (time inside those calls, its own clock)
  * (CALLS counts every call made: errors, short and EOF ones included; short:
  * 0 < returned < asked; EOF: a read that returned 0).
  * Usage: appio DIR [SCALE [PIPE_ROUNDS]]   (defaults 200 and 10) */
@@ -23,7 +24,24 @@
 
 #include "inline_syscall.h"
 
-struct count { long bytes, calls, errors, shorts, eofs; };
+struct count { long bytes, calls, errors, shorts, eofs; long long ns, t0; };
+
+/* Time inside the calls, by the workload's own clock (the vDSO's: no system
+ * call of its own), so a test judges report --io's times against the same
+ * calls in the same run. */
+static long long now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static long timed_end(struct count *c, long r)
+{
+	c->ns += now_ns() - c->t0;
+	return r;
+}
+#define TIMED(c, call) ((c)->t0 = now_ns(), timed_end((c), (call)))
 
 #define PIPE_CHUNK 3000		/* feed's writes: read_pipe asks 4096, gets this */
 #define PIPE_BLOCK 65536	/* write_pipe's writes: a whole pipe's worth */
@@ -35,6 +53,7 @@ static void say(const char *fn, const char *dir, struct count c)
 {
 	printf("appio: %s %s %ld bytes %ld calls %ld errors %ld short %ld eof\n", fn, dir, c.bytes,
 	       c.calls, c.errors, c.shorts, c.eofs);
+	printf("appio-time: %s %s %lld ns\n", fn, dir, c.ns);
 }
 
 static void fail(const char *what)
@@ -70,7 +89,7 @@ __attribute__((noinline)) static struct count write_blocks(int fd, int n)
 	struct count c = { 0 };
 	memset(buf, 'b', sizeof(buf));
 	for (int i = 0; i < n; i++)
-		if (tally(&c, do_write(fd, buf, sizeof(buf)), sizeof(buf), 0) < 0)
+		if (tally(&c, TIMED(&c, do_write(fd, buf, sizeof(buf))), sizeof(buf), 0) < 0)
 			fail("appio: write_blocks");
 	return c;
 }
@@ -81,7 +100,7 @@ __attribute__((noinline)) static struct count write_records(int fd, int n)
 	struct count c = { 0 };
 	for (int i = 0; i < n; i++) {
 		int len = snprintf(rec, sizeof(rec), "record %d of %d\n", i, n);
-		if (tally(&c, do_write(fd, rec, len), len, 0) < 0)
+		if (tally(&c, TIMED(&c, do_write(fd, rec, len)), len, 0) < 0)
 			fail("appio: write_records");
 	}
 	return c;
@@ -93,7 +112,7 @@ __attribute__((noinline)) static struct count read_blocks(int fd, size_t size)
 	struct count c = { 0 };
 	long r;
 	do {
-		if ((r = tally(&c, do_read(fd, buf, size), (long)size, 1)) < 0)
+		if ((r = tally(&c, TIMED(&c, do_read(fd, buf, size)), (long)size, 1)) < 0)
 			fail("appio: read_blocks");
 	} while (r > 0);
 	return c;
@@ -104,10 +123,10 @@ __attribute__((noinline)) static void copy_file(int in, int out, struct count *r
 	static char buf[16384];
 	long r;
 	do {
-		if ((r = tally(rd, do_read(in, buf, sizeof(buf)), sizeof(buf), 1)) < 0)
+		if ((r = tally(rd, TIMED(rd, do_read(in, buf, sizeof(buf))), sizeof(buf), 1)) < 0)
 			fail("appio: copy_file read");
 		for (long off = 0; off < r;) {
-			long w = tally(wr, do_write(out, buf + off, r - off), r - off, 0);
+			long w = tally(wr, TIMED(wr, do_write(out, buf + off, r - off)), r - off, 0);
 			if (w <= 0)
 				fail("appio: copy_file write");
 			off += w;
@@ -122,8 +141,8 @@ __attribute__((noinline)) static void bad_calls(int n, struct count *rd, struct 
 	int fd = dup(1);
 	close(fd);
 	for (int i = 0; i < n; i++) {
-		tally(rd, do_read(fd, buf, sizeof(buf)), sizeof(buf), 1);
-		tally(wr, do_write(fd, buf, 1), 1, 0);
+		tally(rd, TIMED(rd, do_read(fd, buf, sizeof(buf))), sizeof(buf), 1);
+		tally(wr, TIMED(wr, do_write(fd, buf, 1)), 1, 0);
 	}
 }
 
@@ -138,7 +157,8 @@ __attribute__((noinline)) static void *feed(void *arg)
 	memset(buf, 'f', sizeof(buf));
 	for (int i = 0; i < rounds; i++) {
 		pause_ms(10);
-		if (tally(&feed_count, do_write(slow_in[1], buf, sizeof(buf)), sizeof(buf), 0) < 0)
+		if (tally(&feed_count, TIMED(&feed_count, do_write(slow_in[1], buf, sizeof(buf))),
+			  sizeof(buf), 0) < 0)
 			fail("appio: feed");
 	}
 	return NULL;
@@ -151,7 +171,7 @@ __attribute__((noinline)) static void *drain(void *arg)
 	for (int i = 0; i < rounds; i++) {
 		pause_ms(10);
 		for (long got = 0; got < PIPE_BLOCK;) {
-			long r = tally(&drain_count, do_read(slow_out[0], buf, PIPE_BLOCK - got),
+			long r = tally(&drain_count, TIMED(&drain_count, do_read(slow_out[0], buf, PIPE_BLOCK - got)),
 				       PIPE_BLOCK - got, 1);
 			if (r <= 0)
 				fail("appio: drain");
@@ -166,7 +186,7 @@ __attribute__((noinline)) static struct count read_pipe(void)
 	static char buf[4096];
 	struct count c = { 0 };
 	for (int i = 0; i < rounds; i++)
-		if (tally(&c, do_read(slow_in[0], buf, sizeof(buf)), sizeof(buf), 1) <= 0)
+		if (tally(&c, TIMED(&c, do_read(slow_in[0], buf, sizeof(buf))), sizeof(buf), 1) <= 0)
 			fail("appio: read_pipe");
 	return c;
 }
@@ -177,7 +197,8 @@ __attribute__((noinline)) static struct count write_pipe(void)
 	struct count c = { 0 };
 	memset(buf, 'w', sizeof(buf));
 	for (int i = 0; i < rounds; i++)
-		if (tally(&c, do_write(slow_out[1], buf, sizeof(buf)), sizeof(buf), 0) != PIPE_BLOCK)
+		if (tally(&c, TIMED(&c, do_write(slow_out[1], buf, sizeof(buf))), sizeof(buf), 0) !=
+		    PIPE_BLOCK)
 			fail("appio: write_pipe");
 	return c;
 }
