@@ -167,7 +167,7 @@ echo
 echo "outputs in $out:"
 echo "  host/*.data, guest/*.data   the recordings, $VP_RUNS runs of each workload per side: NAME.data,"
 echo "                              NAME.run-2.data, ... (perf report -i reads them too); guest/ also has its kallsyms"
-echo "  host/*.out, guest/*.out     what each workload printed, run after run (appio: its bytes per function)"
+echo "  host/*.out, guest/*.out     what each workload printed, run after run (appio: its bytes and time per function)"
 echo "  *.txt, *.cmp.xml            the comparisons (tables above; full comparison for vmprof chart)"
 echo "  *.time.csv                  where the time went, host against guest (compare --time-split --format csv)"
 echo "  tables/                     the I/O tables in bytes (report --weight ret), one per run, and per function (report --io)"
