@@ -30,9 +30,11 @@ PY
 	{ cat err; fail "compare of two CSV tables"; }
 [ -s saved.xml ] || fail "no saved comparison"
 xmllint --noout --schema "$TOP/schema/vmprof-comparison.xsd" saved.xml 2>err || { cat err; fail "saved comparison invalid"; }
-python3 - <<'PY' || fail "the join differs from the one computed from the inputs"
+python3 - "$TOP/test" <<'PY' || fail "the join differs from the one computed from the inputs"
 import csv, sys
 from collections import defaultdict
+sys.path.insert(0, sys.argv[1])
+from perf_agree import csv_symbol
 def load(p):
     t = defaultdict(dict)
     for r in csv.DictReader(open(p, newline="")):
@@ -41,9 +43,7 @@ def load(p):
 h, g = load("host.csv"), load("guest.csv")
 got = {}
 for r in csv.DictReader(open("cmp.csv", newline="")):
-    s = r["symbol"]
-    if s[:1] == "'" and s[1:2] in "=+-@'":
-        s = s[1:]
+    s = csv_symbol(r["symbol"])
     for v in ("ratio", "delta", "host_share", "guest_share"):
         if r[v].lower() in ("inf", "-inf", "nan"):
             sys.exit(f"{v} is {r[v]} for {s}")
