@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # record --off-cpu on a workload with known blocking (test/workloads/blocking.c:
 # per round sleep_short sleeps 20 ms, sleep_long 60 ms, pipe_wait waits 40 ms
-# on a pipe, compute only computes): vmprof report gives each blocking
-# function its known time within 10% and the 1:3:2 proportions, compute
-# none; perf reads the file and shows offcpu-time with the same total and
-# samples, and charging perf script's own callchains to the first frame in
-# the program's objects (the documented rule) gives vmprof's rows exactly.
+# on a pipe, compute only computes; it times each blocking call on its own
+# clock, as a busy host stretches sleeps past what was asked): vmprof report
+# gives each blocking function the time its calls took by that clock within
+# 10% (which is at least what was asked), compute none; perf reads the file
+# and shows offcpu-time with the same total and samples, and charging perf
+# script's own callchains to the first frame in the program's objects (the
+# documented rule) gives vmprof's rows exactly.
 source "$(dirname "$0")/../lib.sh"
 need_perf
 need_tracefs sched
@@ -27,14 +29,14 @@ import csv, re, sys
 rounds = int(sys.argv[1])
 rows = {r["symbol"]: r for r in csv.DictReader(open("off.csv"))}
 ms = lambda sym: int(rows[sym]["period"]) / 1e6 if sym in rows else 0.0
-want = {"sleep_short": 20, "sleep_long": 60, "pipe_wait": 40}
-for sym, per_round in want.items():
-    got, exp = ms(sym), per_round * rounds
-    print(f"{sym}: {got:.1f} ms, want {exp} ms")
-    assert abs(got - exp) <= 0.1 * exp, f"{sym}: {got:.1f} ms is not within 10% of {exp} ms"
+asked = {"sleep_short": 20, "sleep_long": 60, "pipe_wait": 40}	# ms per round
+clock = {l.split()[1]: int(l.split()[2]) / 1e6 for l in open("out") if l.startswith("blocking-time: ")}
+for sym, per_round in asked.items():
+    got, exp = ms(sym), clock[sym]
+    print(f"{sym}: {got:.1f} ms, the workload's clock {exp:.1f} ms, asked {per_round * rounds} ms")
+    assert exp >= per_round * rounds, f"{sym}: the workload blocked {exp} ms, less than asked"
+    assert abs(got - exp) <= 0.1 * exp, f"{sym}: {got:.1f} ms is not within 10% of {exp:.1f} ms"
     assert int(rows[sym]["samples"]) == rounds, f"{sym}: {rows[sym]['samples']} intervals, want {rounds}"
-s, l, p = ms("sleep_short"), ms("sleep_long"), ms("pipe_wait")
-assert abs(l / s - 3) <= 0.3 and abs(p / s - 2) <= 0.2, f"proportions 1:{l / s:.2f}:{p / s:.2f}, want 1:3:2"
 assert ms("compute") == 0, f"compute blocked {ms('compute')} ms"
 
 # perf: the same event, total and samples
