@@ -13,6 +13,11 @@
 #define VP_MAX_BUILD_IDS	(1u << 20)
 
 #define VP_STREAM_CHUNK		(4u << 20)	/* reads and payloads go in steps this big */
+/* A PMD's span. Where the page cache holds a file in folios this big, the
+ * kernel maps each with one entry (file mappings are 2 MiB aligned), and
+ * giving back part of one splits it, an extra TLB shootdown: mapped files
+ * are given back in whole ones. */
+#define VP_PD_PMD		(2u << 20)
 
 /* Sequential reader over a file region or a pipe: hands out whole records. */
 struct vp_stream {

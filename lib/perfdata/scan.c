@@ -35,9 +35,9 @@ static int grow(void **v, size_t *cap, size_t n, size_t elem)
 	return 0;
 }
 
-/* Windows start on a stride's boundary in the file: where the page cache
- * holds the file in large folios (aligned in the file), no two windows share
- * the part of a folio they map, and what stays mapped is a few strides per
+/* Windows start and end on a stride's boundary in the file: where the page
+ * cache holds the file in large folios (aligned in the file), a window maps
+ * and gives back whole folios, and what stays mapped is a few strides per
  * reader however the cache holds it. */
 static uint64_t stride_down(uint64_t off)
 {

@@ -123,7 +123,6 @@ static int process(struct walk *w, const struct perf_event_header *h, uint64_t o
 static void release_behind(struct walk *w, uint64_t read_off)
 {
 	uint64_t low = read_off;
-	long page = sysconf(_SC_PAGESIZE);
 
 	if (vp_oe_lowest(&w->oe) < low)
 		low = vp_oe_lowest(&w->oe);
@@ -132,7 +131,7 @@ static void release_behind(struct walk *w, uint64_t read_off)
 		if (f < low)
 			low = f;
 	}
-	low &= ~(uint64_t)(page - 1);
+	low &= ~(uint64_t)(VP_PD_PMD - 1);
 	if (low > w->released + RELEASE_STRIDE) {
 		madvise((void *)(w->map + w->released), low - w->released, MADV_DONTNEED);
 		w->released = low;
