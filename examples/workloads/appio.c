@@ -23,25 +23,17 @@
 #include <unistd.h>
 
 #include "inline_syscall.h"
+#include "own_clock.h"
 
 struct count { long bytes, calls, errors, shorts, eofs; long long ns, t0; };
 
-/* Time inside the calls, by the workload's own clock (the vDSO's: no system
- * call of its own), so a test judges report --io's times against the same
- * calls in the same run. */
-static long long now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
+/* Time inside the calls, by the workload's own clock. */
 static long timed_end(struct count *c, long r)
 {
-	c->ns += now_ns() - c->t0;
+	c->ns += own_clock_ns() - c->t0;
 	return r;
 }
-#define TIMED(c, call) ((c)->t0 = now_ns(), timed_end((c), (call)))
+#define TIMED(c, call) ((c)->t0 = own_clock_ns(), timed_end((c), (call)))
 
 #define PIPE_CHUNK 3000		/* feed's writes: read_pipe asks 4096, gets this */
 #define PIPE_BLOCK 65536	/* write_pipe's writes: a whole pipe's worth */

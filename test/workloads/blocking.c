@@ -5,8 +5,8 @@
  * so its own frame is the first of the program's in the callchain: with
  * frame-pointer chains the direct caller of a libc wrapper (built without
  * frame pointers) is not in the chain.
- * Each blocking call is timed on CLOCK_MONOTONIC (the vDSO: no system call
- * of its own), as a busy host stretches sleeps past what was asked.
+ * Each blocking call is timed on the workload's own clock (own_clock.h), as
+ * a busy host stretches sleeps past what was asked.
  * Usage: blocking [ROUNDS]   prints "blocking: ROUNDS rounds" and, per
  * blocking function, "blocking-time: FUNCTION NS ns" (all rounds). */
 #include <pthread.h>
@@ -18,17 +18,12 @@
 
 static int ask[2], answer[2];
 
-static long long now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
+#include "../../examples/workloads/inline_syscall.h"
+#include "../../examples/workloads/own_clock.h"
 
 /* Time one call into *total. */
-#define TIMED(total, call) do { long long t0_ = now_ns(); call; *(total) += now_ns() - t0_; } while (0)
-
-#include "../../examples/workloads/inline_syscall.h"
+#define TIMED(total, call) \
+	do { long long t0_ = own_clock_ns(); call; *(total) += own_clock_ns() - t0_; } while (0)
 
 static void pause_ms(long ms)
 {
