@@ -103,15 +103,20 @@ verdict() {
 		"$how" "$target" "$ok"
 	printf '%s|%.2f|%.2f|%.2f|%s %s|%s\n' "$text" "$m" "$lo" "$hi" "$how" "$target" "$ok" >> "$tmp/summary"
 }
+# warm FILE...: into the page cache before a section's pairs, as the figures are
+# for files read from it: a machine's reclaim may take out pages idle a while
+# (DAMON's pageout on the bench machine: idle 60 s), and perf's runs before
+# a section can take minutes.
+warm() { cat "$@" > /dev/null; }
 : > "$tmp/summary"
 say ""
 say "Each goal: ${BENCH_PAIRS:-5} pairs, alternating which command runs first; the figure is the"
 say "median of the pairs' ratios, with their min and max. Files read from the page cache."
-cat "$tmp/big.data" "$tmp/bigg.data" "$tmp/half.data" > /dev/null
 
 say ""
 say "== report, system-wide cpu-clock: $(mb "$tmp/big.data") MB, $(samples "$tmp/big.data") samples"
 say "  the same table: perf report --stdio --sort sym  and  vmprof report --sort sym"
+warm "$tmp/big.data"
 pairs flat perf report -i "$tmp/big.data" --stdio --sort sym -- "$vmprof" report --sort sym "$tmp/big.data"
 show flat "perf report --stdio --sort sym" "vmprof report --sort sym"
 verdict "report speed: perf wall / vmprof wall" flat 1 "" 10
@@ -121,6 +126,7 @@ say ""
 say "== report with callchains (-g): $(mb "$tmp/bigg.data") MB, $(samples "$tmp/bigg.data") samples"
 say "  the same table: perf report --stdio --no-children -g none --sort sym  and  vmprof report --sort sym"
 say "  (perf's default on -g data is the children table, another one)"
+warm "$tmp/bigg.data"
 pairs gdata perf report -i "$tmp/bigg.data" --stdio --no-children -g none --sort sym -- \
 	"$vmprof" report --sort sym "$tmp/bigg.data"
 show gdata "perf report --no-children -g none --sort sym" "vmprof report --sort sym"
@@ -129,6 +135,7 @@ verdict "report memory on -g data: perf RSS / vmprof RSS" gdata 2 "" 4
 
 say ""
 say "== throughput: cat FILE > /dev/null (page cache warm) against vmprof report"
+warm "$tmp/big.data"
 pairs tput cat "$tmp/big.data" -- "$vmprof" report --sort sym "$tmp/big.data"
 show tput "cat FILE" "vmprof report --sort sym"
 verdict "throughput: vmprof MB/s / cat MB/s (= cat wall / vmprof wall)" tput 1 "" 0.25
@@ -144,6 +151,7 @@ say "== cores: vmprof report on one CPU (taskset -c 0) against all $ncpu (taskse
 gcc -O2 -pthread -o "$tmp/ceiling" "$top/scripts/bench-ceiling.c"
 ceiling=("$tmp/ceiling" 400)
 # The noisiest figure (a pair's ratio ranged 1.28-2.15 in one run): 2n-1 pairs.
+warm "$tmp/big.data" "$tmp/bigg.data"
 for name in cores ceil coresg ceilg; do : > "$tmp/$name.a"; : > "$tmp/$name.b"; done
 for i in $(seq $((2 * ${BENCH_PAIRS:-5} - 1))); do
 	pair cores "$i" taskset -c 0 "$vmprof" report --sort sym "$tmp/big.data" -- \
@@ -187,6 +195,7 @@ done
 
 say ""
 say "== memory flat in the number of samples: half the samples against all"
+warm "$tmp/half.data" "$tmp/big.data"
 pairs flatmem "$vmprof" report --sort sym "$tmp/half.data" -- "$vmprof" report --sort sym "$tmp/big.data"
 say "  $(samples "$tmp/half.data") -> $(samples "$tmp/big.data") samples"
 show flatmem "vmprof report, half the samples" "vmprof report, all"
@@ -206,6 +215,7 @@ if "$vmprof" compare --help >/dev/null 2>&1; then
 	# two files of the target size: the flat one and a second growth of the same recording
 	grow "$tmp/flat.data" "$tmp/big2.data" "$target_mb"
 	say "  compare A B against vmprof report A, in pairs"
+	warm "$tmp/big.data" "$tmp/big2.data"
 	pairs cmpbig "$vmprof" compare -o "$tmp/cmp.xml" "$tmp/big.data" "$tmp/big2.data" -- \
 		"$vmprof" report --sort sym "$tmp/big.data"
 	show cmpbig "vmprof compare A B" "vmprof report A"
@@ -236,7 +246,7 @@ for k in $(seq 10); do
 	cp "$tmp/runA.data" "$tmp/sideA/run-$k.data"
 	cp "$tmp/runB.data" "$tmp/sideB/run-$k.data"
 done
-cat "$tmp"/side?/*.data > /dev/null
+warm "$tmp"/side?/*.data
 say "  runs: $(mb "$tmp/runA.data") and $(mb "$tmp/runB.data") MB, $(samples "$tmp/runA.data") samples in a side-A run"
 wall() {	# wall CMD...: seconds the command took (its output discarded)
 	local t0 t1
