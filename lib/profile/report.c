@@ -553,7 +553,7 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	};
 	vp_session_tool(&tool);
 	tool.mmap = on_mmap;	/* set-aside kernel samples first */
-	unsigned threads = o->one_thread ? 1 : o->threads ? o->threads : vp_cpus_available();
+	unsigned threads = o->threads ? o->threads : vp_cpus_available();
 	r = VP_PIECES_ORDERED;
 	/* the filters judge each sample against the thread's state as perf
 	 * delivers it: those walks stay ordered */

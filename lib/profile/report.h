@@ -25,8 +25,6 @@ struct vp_load_opts {
 	int stacks;			/* each table's call stacks as a tree (table->stacks):
 					 * VP_STACKS_ALL, or VP_STACKS_RECORDED only for events
 					 * recorded with callchains, without a warning for others */
-	int one_thread;			/* read on the calling thread only: the caller already
-					 * loads other files at the same time (compare) */
 	struct vp_filter filter;	/* which samples enter (--pid, --tid, --comm, --time) */
 	unsigned threads;		/* read on this many threads; 0: every CPU given */
 	int ordered;			/* the ordered walk even where the walk in pieces

@@ -2,9 +2,9 @@
 # Tables do not depend on how many threads read the file: --threads 1, 2, 3,
 # 4 and 7, and the one CPU taskset gives, print the same bytes, on perf's
 # fixtures and on files grown to many pieces (those cut mid-record find their
-# first record by the resync rule); each object is opened as often as by
-# the ordered walk; and the grown files' tables agree with perf report's,
-# row for row.
+# first record by the resync rule), and so do compare's comparisons; each
+# object is opened as often as by the ordered walk; and the grown files'
+# tables agree with perf report's, row for row.
 source "$(dirname "$0")/../lib.sh"
 F=$TOP/test/fixtures
 export HOME=$WORK	# no perf build-id cache: both tools read the same files
@@ -36,6 +36,33 @@ for f in weights:600 callchain:1000; do
 	[ "$(stat -c %s "$WORK/big-$f.data")" -gt $((8 << 20)) ] || fail "big-$f.data is too small"
 	same_for_all_threads "$WORK/big-$f.data" "big-$f"
 done
+
+# compare loads its files at once, each on its share of the threads: the
+# same comparison whatever the threads, for files of one size and of two
+# (a big host file against a small guest one), and for runs (more files
+# than threads: one thread each)
+same_compare() {	# NAME FILE...
+	local name=$1
+	shift
+	"$VMPROF" compare "${opts[@]}" --threads 1 -o "$WORK/$name.1.xml" "$@" > "$WORK/$name.c1" 2>/dev/null ||
+		fail "$name: compare --threads 1 failed"
+	for t in 2 4 7 all; do
+		local th=(--threads "$t")
+		[ "$t" = all ] && th=()
+		"$VMPROF" compare "${opts[@]}" "${th[@]}" -o "$WORK/$name.$t.xml" "$@" > "$WORK/$name.c$t" \
+			2>/dev/null || fail "$name: compare ${th[*]} failed"
+		cmp "$WORK/$name.1.xml" "$WORK/$name.$t.xml" || fail "$name: compare with $t threads saves another comparison"
+		cmp "$WORK/$name.c1" "$WORK/$name.c$t" || fail "$name: compare with $t threads prints another table"
+	done
+}
+same_compare grown "$WORK/big-weights.data" "$WORK/big-callchain.data"
+same_compare unequal "$WORK/big-weights.data" "$F/weights.data"
+mkdir -p "$WORK/runsA" "$WORK/runsB"
+for k in 1 2 3 4 5; do
+	cp "$F/weights.data" "$WORK/runsA/run-$k.data"
+	cp "$F/cxx.data" "$WORK/runsB/run-$k.data"
+done
+same_compare runs "$WORK/runsA" "$WORK/runsB"
 
 # Each object is read once however many workers meet it first (the first
 # one reads it while the count goes on): it is opened as often as by the

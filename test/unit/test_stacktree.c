@@ -163,7 +163,7 @@ static void test_recording_tree_holds_its_folded_stacks(void **state)
 	lo.symfs = VP_SRCDIR "/test/fixtures/symfs";
 	lo.kallsyms = VP_SRCDIR "/test/fixtures/kallsyms";
 	lo.stacks = 1;
-	lo.one_thread = 1;
+	lo.threads = 1;
 	vp_folded_opts_init(&fo);
 	assert_int_equal(vp_folded_from_perfdata(file, &lo, &fo, &f, &err), 0);
 	assert_int_equal(vp_profile_from_perfdata(file, &lo, &p, &err), 0);
