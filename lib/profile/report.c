@@ -75,6 +75,7 @@ struct loader {
 	struct vp_filter_run filter;
 	struct vp_frame *frames;	/* children or stacks: VP_STACKS_MAX_FRAMES + 1 */
 	struct vp_stack_step *steps;	/* stacks: the same number */
+	struct vp_label_cache *labels;	/* stacks: their frames' names */
 };
 
 /* The table of an evsel, made on first use (pipe streams add evsels late). */
@@ -328,16 +329,13 @@ static int add_stack(struct loader *l, struct vp_event_table *t, const struct vp
 	struct vp_strpool *pool = l->prof->pool;
 	const char *comm = vp_strpool_intern(pool, st->comm ? st->comm : "[unknown]");
 	size_t n = 0;
-	char tmp[VP_FRAME_LABEL_MAX];
 
 	if (!t->stacks && !(t->stacks = vp_stack_tree_new(1, pool)))
 		return -ENOMEM;
 	for (size_t i = st->n; i-- > (size_t)st->added_leaf;) {
-		size_t len;
-		const char *name = vp_frame_label(&st->frames[i].r, 0, tmp, &len);
 		struct vp_stack_step *step = &l->steps[n++];
-		*step = (struct vp_stack_step){ vp_strpool_intern_n(pool, name, len), st->frames[i].r.dso,
-						st->frames[i].r.domain };
+		*step = (struct vp_stack_step){ vp_frame_label_interned(l->labels, &st->frames[i].r),
+						st->frames[i].r.dso, st->frames[i].r.domain };
 		if (!step->name)
 			return -ENOMEM;
 	}
@@ -537,10 +535,13 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	l.plain = !o->caller && !o->children && !stacks && !(l.key & (VP_KEY_COMM | VP_KEY_PID));
 	if ((o->children || o->stacks) &&
 	    (!(l.frames = calloc(VP_STACKS_MAX_FRAMES + 1, sizeof(*l.frames))) ||
-	     !(l.steps = calloc(VP_STACKS_MAX_FRAMES + 1, sizeof(*l.steps))))) {
+	     !(l.steps = calloc(VP_STACKS_MAX_FRAMES + 1, sizeof(*l.steps))) ||
+	     !(l.labels = calloc(1, sizeof(*l.labels))))) {
 		r = vp_errorf(err, -ENOMEM, "out of memory");
 		goto out;
 	}
+	if (l.labels)
+		l.labels->pool = l.prof->pool;	/* the session's names are interned there */
 
 	if (!(l.rows = calloc(ROW_CACHE_SIZE, sizeof(*l.rows)))) {
 		r = vp_errorf(err, -ENOMEM, "out of memory");
@@ -590,5 +591,6 @@ out:
 	free(l.rows);
 	free(l.frames);
 	free(l.steps);
+	free(l.labels);
 	return r < 0 ? r : 0;
 }

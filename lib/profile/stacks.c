@@ -91,6 +91,25 @@ const char *vp_frame_label(const struct vp_resolved *r, int full, char tmp[VP_FR
 	return tmp;
 }
 
+const char *vp_frame_label_interned(struct vp_label_cache *c, const struct vp_resolved *r)
+{
+	uint64_t h = (uint64_t)(uintptr_t)r->symbol * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)r->dso;
+	struct vp_label_slot *sl = &c->slot[(h ^ h >> 32) & (VP_LABEL_CACHE_SIZE - 1)];
+	char tmp[VP_FRAME_LABEL_MAX];
+	size_t len;
+
+	if (sl->label && sl->symbol == r->symbol && sl->dso == r->dso)
+		return sl->label;
+	const char *name = vp_frame_label(r, c->full, tmp, &len);
+	const char *label = vp_strpool_intern_n(c->pool, name, len);
+	if (label) {
+		sl->symbol = r->symbol;
+		sl->dso = r->dso;
+		sl->label = label;
+	}
+	return label;
+}
+
 void vp_stack_resolve(struct vp_session *session, const struct vp_sample *s,
 		      struct vp_frame *f, struct vp_stack *out)
 {
