@@ -76,6 +76,7 @@ struct loader {
 	struct vp_frame *frames;	/* children or stacks: VP_STACKS_MAX_FRAMES + 1 */
 	struct vp_stack_step *steps;	/* stacks: the same number */
 	struct vp_label_cache *labels;	/* stacks: their frames' names */
+	const char *comm_of, *comm;	/* stacks: the last command interned, and as */
 };
 
 /* The table of an evsel, made on first use (pipe streams add evsels late). */
@@ -327,8 +328,15 @@ static int add_stack(struct loader *l, struct vp_event_table *t, const struct vp
 		     const struct vp_row *self)
 {
 	struct vp_strpool *pool = l->prof->pool;
-	const char *comm = vp_strpool_intern(pool, st->comm ? st->comm : "[unknown]");
+	const char *of = st->comm ? st->comm : "[unknown]";
 	size_t n = 0;
+
+	/* the session's commands are interned: a pointer is a name */
+	if (of != l->comm_of || !l->comm) {
+		l->comm_of = of;
+		l->comm = vp_strpool_intern(pool, of);
+	}
+	const char *comm = l->comm;
 
 	if (!t->stacks && !(t->stacks = vp_stack_tree_new(1, pool)))
 		return -ENOMEM;
