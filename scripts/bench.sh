@@ -226,28 +226,19 @@ else
 fi
 
 # ---- compare of sides of runs: 2 sides x 10 runs against reading the 20 files ----
-say ""
 run_mb=${BENCH_RUN_MB:-30}
-say "== compare of 2 sides x 10 runs (~$run_mb MB each) vs vmprof report of the same 20 files, one after the other"
-# The runs are copies of two growths of the recording (the bytes of a side's
+# The runs are copies of two growths of a recording (the bytes of a side's
 # runs are the same: the work of reading them is not); both commands read
 # them from the page cache. Pairs alternate which command goes first, and
-# the median of the pairs' ratios is the figure.
-copies() {	# copies MB: repeats of flat.data closest to MB
+# the median of the pairs' ratios is the figure. On -g recordings compare
+# also builds each side's call-path tree (its flame graphs), which report's
+# table does not: the same goal, more work on one side.
+copies() {	# copies BASE MB: repeats of BASE closest to MB
 	local size k
-	size=$(stat -c %s "$tmp/flat.data")
-	k=$(( ($1 * 1048576 + size / 2) / size ))
+	size=$(stat -c %s "$1")
+	k=$(( ($2 * 1048576 + size / 2) / size ))
 	echo $(( k > 0 ? k : 1 ))
 }
-python3 "$top/scripts/perfdata-repeat.py" "$tmp/flat.data" "$tmp/runA.data" "$(copies "$run_mb")"
-python3 "$top/scripts/perfdata-repeat.py" "$tmp/flat.data" "$tmp/runB.data" "$(copies $((run_mb + run_mb / 5)))"
-mkdir -p "$tmp/sideA" "$tmp/sideB"
-for k in $(seq 10); do
-	cp "$tmp/runA.data" "$tmp/sideA/run-$k.data"
-	cp "$tmp/runB.data" "$tmp/sideB/run-$k.data"
-done
-warm "$tmp"/side?/*.data
-say "  runs: $(mb "$tmp/runA.data") and $(mb "$tmp/runB.data") MB, $(samples "$tmp/runA.data") samples in a side-A run"
 wall() {	# wall CMD...: seconds the command took (its output discarded)
 	local t0 t1
 	t0=$EPOCHREALTIME
@@ -255,19 +246,42 @@ wall() {	# wall CMD...: seconds the command took (its output discarded)
 	t1=$EPOCHREALTIME
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
 }
-reports() { for f in "$tmp"/sideA/*.data "$tmp"/sideB/*.data; do "$vmprof" report --sort sym "$f" || return 1; done; }
-cmp_runs() { "$vmprof" compare -o "$tmp/runs.cmp.xml" "$tmp/sideA" "$tmp/sideB"; }
-# cmp_runs and reports are shell functions, which run (time(1)) cannot start:
-# the pairs are kept by hand in the files verdict reads ("WALL RSS", RSS 0).
-: > "$tmp/runs.a"
-: > "$tmp/runs.b"
-for i in $(seq "${BENCH_PAIRS:-5}"); do
-	if [ $((i % 2)) = 1 ]; then c=$(wall cmp_runs); r=$(wall reports); else r=$(wall reports); c=$(wall cmp_runs); fi
-	printf '  pair %d: compare %s s, 20 reports %s s\n' "$i" "$c" "$r"
-	echo "$c 0" >> "$tmp/runs.a"
-	echo "$r 0" >> "$tmp/runs.b"
-done
-verdict "compare 2 sides x 10 runs / reports of the 20 files" runs 1 "" 1 le
+reports() { for f in "$1"/*.data "$2"/*.data; do "$vmprof" report --sort sym "$f" || return 1; done; }
+cmp_runs() { "$vmprof" compare -o "$tmp/runs.cmp.xml" "$1" "$2"; }
+runs_goal() {	# runs_goal NAME BASE TEXT
+	local name=$1 base=$2 a=$tmp/$1-A b=$tmp/$1-B i c r
+	say ""
+	say "== compare of 2 sides x 10 runs ($3, ~$run_mb MB each) vs vmprof report of the same 20 files, one after the other"
+	python3 "$top/scripts/perfdata-repeat.py" "$base" "$tmp/$name-runA.data" "$(copies "$base" "$run_mb")"
+	python3 "$top/scripts/perfdata-repeat.py" "$base" "$tmp/$name-runB.data" \
+		"$(copies "$base" $((run_mb + run_mb / 5)))"
+	mkdir -p "$a" "$b"
+	for k in $(seq 10); do
+		cp "$tmp/$name-runA.data" "$a/run-$k.data"
+		cp "$tmp/$name-runB.data" "$b/run-$k.data"
+	done
+	warm "$a"/*.data "$b"/*.data
+	say "  runs: $(mb "$tmp/$name-runA.data") and $(mb "$tmp/$name-runB.data") MB," \
+		"$(samples "$tmp/$name-runA.data") samples in a side-A run"
+	# cmp_runs and reports are shell functions, which run (time(1)) cannot start:
+	# the pairs are kept by hand in the files verdict reads ("WALL RSS", RSS 0).
+	: > "$tmp/$name.a"
+	: > "$tmp/$name.b"
+	for i in $(seq "${BENCH_PAIRS:-5}"); do
+		if [ $((i % 2)) = 1 ]; then
+			c=$(wall cmp_runs "$a" "$b"); r=$(wall reports "$a" "$b")
+		else
+			r=$(wall reports "$a" "$b"); c=$(wall cmp_runs "$a" "$b")
+		fi
+		printf '  pair %d: compare %s s, 20 reports %s s\n' "$i" "$c" "$r"
+		echo "$c 0" >> "$tmp/$name.a"
+		echo "$r 0" >> "$tmp/$name.b"
+	done
+	verdict "compare 2 sides x 10 runs ($3) / reports of the 20 files" "$name" 1 "" 1 le
+	rm -rf "$a" "$b"
+}
+runs_goal runs "$tmp/flat.data" "flat"
+runs_goal runsg "$tmp/g.data" "-g"
 
 # ---- chart: 10 events x bar and circle x SVG and PNG ----
 if "$vmprof" chart --help >/dev/null 2>&1; then
