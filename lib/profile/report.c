@@ -76,7 +76,7 @@ struct loader {
 	struct vp_frame *frames;	/* children or stacks: VP_STACKS_MAX_FRAMES + 1 */
 	struct vp_stack_step *steps;	/* stacks: the same number */
 	struct vp_label_cache *labels;	/* stacks: their frames' names */
-	const char *comm_of, *comm;	/* stacks: the last command interned, and as */
+	const char *comm_of, *comm;	/* stacks: the last command met, and it interned */
 };
 
 /* The table of an evsel, made on first use (pipe streams add evsels late). */

@@ -100,7 +100,7 @@ const char *vp_frame_label_interned(struct vp_label_cache *c, const struct vp_re
 
 	if (sl->label && sl->symbol == r->symbol && sl->dso == r->dso)
 		return sl->label;
-	const char *name = vp_frame_label(r, c->full, tmp, &len);
+	const char *name = vp_frame_label(r, 0, tmp, &len);
 	const char *label = vp_strpool_intern_n(c->pool, name, len);
 	if (label) {
 		sl->symbol = r->symbol;

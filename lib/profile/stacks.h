@@ -44,18 +44,18 @@ struct vp_stacks;
 const char *vp_frame_label(const struct vp_resolved *r, int full, char tmp[VP_FRAME_LABEL_MAX],
 			   size_t *len);
 
-/* Frame labels (full: as vp_frame_label) interned in pool, remembered by the
- * symbol and object they come from: those are interned in the same pool, so
- * the same pointers are the same names. A stack tree takes every frame of
- * every sample, and making each label afresh (vp_symbol_display_len, the
- * interning's hash) was a third of compare's time on -g files. */
+/* Frame labels (vp_frame_label's, without parameter lists) interned in
+ * pool, remembered by the symbol and object they come from: those are
+ * interned in the same pool, so the same pointers are the same names. A
+ * stack tree takes every frame of every sample, and making each label
+ * afresh (vp_symbol_display_len, the interning's hash) was a third of
+ * compare's time on -g files. */
 #define VP_LABEL_CACHE_SIZE 1024
 struct vp_label_slot {
 	const char *symbol, *dso, *label;
 };
 struct vp_label_cache {
 	struct vp_strpool *pool;
-	int full;
 	struct vp_label_slot slot[VP_LABEL_CACHE_SIZE];
 };
 /* NULL: out of memory. */
