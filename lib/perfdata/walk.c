@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #define RELEASE_STRIDE	(8u << 20)	/* mapped files: drop pages behind us in steps this big */
 #define PROGRESS_STEP	(4u << 20)	/* bytes read between progress counts */

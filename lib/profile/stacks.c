@@ -1,5 +1,6 @@
 /* perf.data -> resolved call stacks (see stacks.h). */
 #include "stacks.h"
+#include "lib/util/strpool.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -93,8 +94,8 @@ const char *vp_frame_label(const struct vp_resolved *r, int full, char tmp[VP_FR
 
 const char *vp_frame_label_interned(struct vp_label_cache *c, const struct vp_resolved *r)
 {
-	uint64_t h = (uint64_t)(uintptr_t)r->symbol * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)r->dso;
-	struct vp_label_slot *sl = &c->slot[(h ^ h >> 32) & (VP_LABEL_CACHE_SIZE - 1)];
+	uint64_t h = vp_hash_u64((uint64_t)(uintptr_t)r->symbol ^ (uint64_t)(uintptr_t)r->dso << 17);
+	struct vp_label_slot *sl = &c->slot[h & (VP_LABEL_CACHE_SIZE - 1)];
 	char tmp[VP_FRAME_LABEL_MAX];
 	size_t len;
 
