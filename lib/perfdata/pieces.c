@@ -38,12 +38,14 @@ struct worker {
 	int malformed;		/* a sample the ordered walk must name */
 	struct vp_pd_idcache ids;
 	uint64_t out_of_order;
+	struct vp_pd_giveback gb;	/* the pages its windows are done with */
 };
 
 struct vp_pieces {
 	struct vp_perfdata *pd;
 	const uint8_t *map;
 	size_t map_len;
+	int pidfd;		/* for the workers' give-backs (vp_pd_giveback_pidfd) */
 	struct vp_pd_piece *pc;
 	size_t npc;
 	struct chunk *ch;	/* the count's items, in file order */
@@ -144,12 +146,25 @@ static void position(const struct vp_pieces *p, uint32_t r, uint64_t t, uint64_t
 	pos->mark = lo;
 }
 
+/* Where worker w's windows put the pages they are done with: one thread
+ * interrupts no other CPU, and gives them back at once. */
+static struct vp_pd_giveback *batch(struct vp_pieces *p, unsigned w)
+{
+	return p->threads > 1 ? &p->wk[w].gb : NULL;
+}
+
+/* What the workers' batches still hold, once they are done. */
+static void give_back_all(struct vp_pieces *p)
+{
+	for (unsigned w = 0; w < p->threads; w++)
+		vp_pd_giveback_flush(&p->wk[w].gb);
+}
+
 static int scan_item(void *ctx, unsigned thread, size_t k)
 {
 	struct vp_pieces *p = ctx;
-	int r = vp_pd_scan_piece(p->pd, p->map, &p->pc[k], k > 0, p->chunk_bytes);
+	int r = vp_pd_scan_piece(p->pd, p->map, &p->pc[k], k > 0, p->chunk_bytes, batch(p, thread));
 
-	(void)thread;
 	vp_progress_advance(p->pc[k].end - p->pc[k].begin);
 	return r;
 }
@@ -166,7 +181,7 @@ static int join_pieces(struct vp_pieces *p)
 		if (k && pc->first != p->pc[k - 1].exit) {
 			vp_pd_piece_reset(pc);
 			pc->first = p->pc[k - 1].exit;
-			if (vp_pd_scan_piece(pd, p->map, pc, 0, p->chunk_bytes) < 0)
+			if (vp_pd_scan_piece(pd, p->map, pc, 0, p->chunk_bytes, NULL) < 0)
 				return -ENOMEM;
 		}
 		if (pc->odd)
@@ -358,6 +373,8 @@ void vp_pieces_close(struct vp_pieces *p, int used)
 	free(p->wk);
 	if (p->map)
 		munmap((void *)p->map, p->map_len);
+	if (p->pidfd >= 0)
+		close(p->pidfd);
 	free(p);
 }
 
@@ -374,6 +391,7 @@ int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_b
 	if (!(p = calloc(1, sizeof(*p))))
 		return vp_errorf(err, -ENOMEM, "out of memory");
 	p->pd = pd;
+	p->pidfd = -1;
 	p->threads = threads ? threads : 1;
 	p->chunk_bytes = chunk_bytes ? chunk_bytes : VP_PD_GIVE;
 	void *m = mmap(NULL, pd->data_end, PROT_READ, MAP_PRIVATE, pd->fd, 0);
@@ -396,6 +414,11 @@ int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_b
 		vp_pieces_close(p, 0);
 		return vp_errorf(err, -ENOMEM, "out of memory");
 	}
+	if (p->threads > 1)
+		p->pidfd = vp_pd_giveback_pidfd();
+	for (unsigned w = 0; w < p->threads; w++)
+		p->wk[w].gb = (struct vp_pd_giveback){ .pidfd = p->pidfd,
+						       .batch = vp_pd_giveback_batch(p->threads) };
 	for (size_t k = 0; k < p->npc; k++) {
 		p->pc[k].begin = pd->data_start + k * piece_bytes;
 		p->pc[k].end = k + 1 == p->npc ? pd->data_end : p->pc[k].begin + piece_bytes;
@@ -403,6 +426,7 @@ int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_b
 	p->pc[0].first = pd->data_start;
 	vp_progress_expect(size, 2);
 	r = vp_run_queue(p->threads, p->npc, scan_item, p);
+	give_back_all(p);
 	if (r == 0)
 		r = join_pieces(p);
 	if (r == 0)
@@ -460,8 +484,9 @@ int vp_pieces_replay(struct vp_pieces *p, const struct vp_perf_tool *tool, void 
 }
 
 /* One chunk's samples, each with its mark. */
-static void sample_chunk(struct vp_pieces *p, struct worker *wk, void *wctx, size_t c)
+static void sample_chunk(struct vp_pieces *p, unsigned w, void *wctx, size_t c)
 {
+	struct worker *wk = &p->wk[w];
 	const struct chunk *ch = &p->ch[c];
 	struct vp_pd_window win;
 	uint64_t off = ch->from;
@@ -469,7 +494,7 @@ static void sample_chunk(struct vp_pieces *p, struct worker *wk, void *wctx, siz
 	struct vp_sample s;
 	struct vp_pieces_pos pos;
 
-	vp_pd_window_start(&win, p->map, p->map_len, off);
+	vp_pd_window_start(&win, p->map, p->map_len, off, batch(p, w));
 	while (off < ch->to) {
 		const struct perf_event_header *h = (const void *)(p->map + off);
 		if (h->type == PERF_RECORD_SAMPLE) {
@@ -511,7 +536,7 @@ static int samples_item(void *ctx, unsigned w, size_t k)
 	}
 
 	if (!__atomic_load_n(&p->stop, __ATOMIC_RELAXED))
-		sample_chunk(p, &p->wk[w], p->wctx[w], k);
+		sample_chunk(p, w, p->wctx[w], k);
 	vp_progress_advance(p->ch[k].to - p->ch[k].from);
 	return 0;
 }
@@ -532,8 +557,9 @@ int vp_pieces_samples(struct vp_pieces *p, vp_pieces_sample_fn fn, void *const *
 	p->wctx = wctx;
 	p->stop = 0;
 	for (unsigned w = 0; w < p->threads; w++)
-		p->wk[w] = (struct worker){ .rc = 0 };
+		p->wk[w] = (struct worker){ .gb = p->wk[w].gb };	/* empty: given back */
 	vp_run_queue(p->threads, p->nch + !!p->side, samples_item, p);
+	give_back_all(p);
 	p->side = NULL;
 	/* what the chunks leave: a tail cut short */
 	vp_progress_advance(p->pd->data_end - (p->nch ? p->ch[p->nch - 1].to : p->pd->data_start));

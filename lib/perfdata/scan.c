@@ -44,9 +44,19 @@ static uint64_t stride_down(uint64_t off)
 	return off & ~(uint64_t)(STRIDE - 1);
 }
 
-void vp_pd_window_start(struct vp_pd_window *w, const uint8_t *map, uint64_t len, uint64_t off)
+static void give_back(struct vp_pd_window *w, uint64_t from, uint64_t len)
+{
+	if (w->gb)
+		vp_pd_giveback(w->gb, w->map + from, len);
+	else
+		madvise((void *)(w->map + from), len, MADV_DONTNEED);
+}
+
+void vp_pd_window_start(struct vp_pd_window *w, const uint8_t *map, uint64_t len, uint64_t off,
+			struct vp_pd_giveback *gb)
 {
 	w->map = map;
+	w->gb = gb;
 	w->len = len;
 	w->lo = w->hi = stride_down(off);
 	vp_pd_window_move(w, off);
@@ -57,7 +67,7 @@ void vp_pd_window_move(struct vp_pd_window *w, uint64_t off)
 	uint64_t to = stride_down(off), gone = to > w->lo ? to - w->lo : 0;
 
 	if (gone >= VP_PD_GIVE) {
-		madvise((void *)(w->map + w->lo), gone, MADV_DONTNEED);
+		give_back(w, w->lo, gone);
 		w->lo = to;
 	}
 	w->hi = to + STRIDE < w->len ? to + STRIDE : w->len;
@@ -76,7 +86,7 @@ void vp_pd_window_end(struct vp_pd_window *w, uint64_t off)
 	uint64_t gone = hi > w->lo ? hi - w->lo : 0;
 
 	if (gone)
-		madvise((void *)(w->map + w->lo), gone, MADV_DONTNEED);
+		give_back(w, w->lo, gone);
 	w->lo = w->hi = hi;
 }
 
@@ -197,7 +207,7 @@ static inline uint64_t sample_time(struct vp_perfdata *pd, struct vp_pd_idcache 
 }
 
 int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_piece *p,
-		     int resync_start, uint64_t chunk)
+		     int resync_start, uint64_t chunk, struct vp_pd_giveback *gb)
 {
 	int tidx = pd->uniform ? pd->layouts[0].time : -1;
 	struct vp_pd_idcache ids = { 0 };
@@ -206,7 +216,7 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_pi
 	uint64_t off, next_cut;
 
 	/* from where the guess reads: its pages are given back like the rest */
-	vp_pd_window_start(&win, map, pd->data_end, resync_start ? p->begin : p->first);
+	vp_pd_window_start(&win, map, pd->data_end, resync_start ? p->begin : p->first, gb);
 	if (resync_start) {
 		p->first = resync(pd, map, p->begin, p->end);
 		vp_pd_window_move(&win, p->first);

@@ -13,9 +13,11 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "fixtures.h"
@@ -593,13 +595,78 @@ static void memory_flat_in_pieces(void **state)
 	vp_perfdata_close(pd);
 	if (getenv("VP_TEST_SHOW"))
 		fprintf(stderr, "mapped while reading %ld kB, after %ld kB\n", during, after);
-	/* per reader: what it has not given back yet, its stride, and the one
-	 * a record runs into */
-	long most = 2 * (long)((VP_PD_GIVE + 2 * VP_PD_STRIDE) / 1024);
+	/* per reader: its batch, what it has not put in the batch yet, its
+	 * stride, and the one a record runs into */
+	long most = 2 * (long)((VP_PD_GIVE_BATCH + VP_PD_GIVE + 2 * VP_PD_STRIDE) / 1024);
 	if (during > most || after > 0)
 		fail_msg("mapped while reading %ld kB (at most %ld), after %ld kB (want 0)", during,
 			 most, after);
 	assert_true(during > 0);	/* the watch saw the windows */
+}
+
+/* A batch holds what a reader is done with until it is VP_PD_GIVE_BATCH,
+ * adjoining ranges as one, and then gives it all back, through
+ * process_madvise or (pidfd -1, or a kernel that refuses) madvise; a
+ * batch of VP_PD_GIVE_RANGES apart ranges goes back before a new one. */
+static void given_back_in_batches(void **state)
+{
+	char path[128];
+	const size_t mb = 1u << 20, size = 16 * mb;
+	(void)state;
+
+	snprintf(path, sizeof(path), "%s/batch.bin", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	for (size_t i = 0; i < size / 8; i++)
+		fwrite(&i, 8, 1, f);
+	assert_int_equal(fclose(f), 0);
+	int fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	uint8_t *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	assert_true(m != MAP_FAILED);
+	close(fd);
+
+	for (int way = 0; way < 2; way++) {
+		struct vp_pd_giveback g = { .pidfd = way ? -1 : vp_pd_giveback_pidfd(),
+					    .batch = VP_PD_GIVE_BATCH };
+		int pidfd = g.pidfd;
+		assert_int_equal(madvise(m, size, MADV_POPULATE_READ), 0);
+		assert_int_equal(mapped_kb(path), (long)(size / 1024));
+		vp_pd_giveback(&g, m, 2 * mb);
+		vp_pd_giveback(&g, m + 4 * mb, 2 * mb);
+		vp_pd_giveback(&g, m + 6 * mb, 2 * mb);	/* joins the one before */
+		assert_int_equal(g.n, 2);
+		assert_int_equal(mapped_kb(path), (long)(size / 1024));	/* held */
+		vp_pd_giveback(&g, m + 10 * mb, VP_PD_GIVE_BATCH - 6 * mb);
+		assert_int_equal(g.n, 0);
+		assert_int_equal(mapped_kb(path), (long)((size - VP_PD_GIVE_BATCH) / 1024));
+
+		/* ranges apart: the batch is full before it is big */
+		assert_int_equal(madvise(m, size, MADV_POPULATE_READ), 0);
+		for (unsigned i = 0; i <= VP_PD_GIVE_RANGES; i++)
+			vp_pd_giveback(&g, m + i * 2 * 4096, 4096);
+		assert_int_equal(g.n, 1);
+		assert_int_equal(mapped_kb(path), (long)(size / 1024) - 4 * VP_PD_GIVE_RANGES);
+		vp_pd_giveback_flush(&g);
+		assert_int_equal(mapped_kb(path), (long)(size / 1024) - 4 * (VP_PD_GIVE_RANGES + 1));
+		if (pidfd >= 0)
+			close(pidfd);
+	}
+	munmap(m, size);
+}
+
+/* Many readers share one budget, none holds less than a give-back. */
+static void batches_within_a_budget(void **state)
+{
+	(void)state;
+	assert_int_equal(vp_pd_giveback_batch(2), VP_PD_GIVE_BATCH);
+	assert_int_equal(vp_pd_giveback_batch(16), VP_PD_GIVE_BATCH);
+	assert_int_equal(vp_pd_giveback_batch(32), VP_PD_GIVE_BUDGET / 32);
+	assert_true(vp_pd_giveback_batch(32) < VP_PD_GIVE_BATCH);
+	assert_int_equal(vp_pd_giveback_batch(4096), VP_PD_GIVE);
+	for (unsigned r = 1; r <= 256; r++)
+		assert_true(r * vp_pd_giveback_batch(r) <= VP_PD_GIVE_BUDGET ||
+			    vp_pd_giveback_batch(r) == VP_PD_GIVE);
 }
 
 static int setup(void **state)
@@ -624,6 +691,8 @@ int main(void)
 		cmocka_unit_test(left_to_the_ordered_walk),
 		cmocka_unit_test(report_tables_as_ordered),
 		cmocka_unit_test(memory_flat_in_pieces),
+		cmocka_unit_test(given_back_in_batches),
+		cmocka_unit_test(batches_within_a_budget),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
