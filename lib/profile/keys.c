@@ -116,11 +116,24 @@ static void merge(struct vp_key *e, const struct vp_key *k)
 	}
 }
 
+/* A table this small stays in the cache: its slots need no fetching ahead. */
+#define SMALL_CAP 8192
+
+/* 1 when one more key would fill c past its load. Below SMALL_CAP a table
+ * grows at half full: there a put costs its probe, not memory, and a hit
+ * reads about 2 slots in a table 2/3 full, 1.25 in one 1/3 full (the -g
+ * bench file: 2703 keys in 8192 slots instead of 4096, its count 3% faster
+ * in 32 of 40 alternating runs on one CPU). Bigger ones grow at 7/10. */
+static int full(const struct vp_keys *c)
+{
+	return c->cap < SMALL_CAP ? (c->n + 1) * 2 > c->cap : (c->n + 1) * 10 > c->cap * 7;
+}
+
 static int keys_add(struct vp_keys *c, const struct vp_key *k)
 {
 	struct vp_key *e;
 
-	if ((c->n + 1) * 10 > c->cap * 7 && keys_grow(c) < 0)
+	if (full(c) && keys_grow(c) < 0)
 		return -ENOMEM;
 	e = probe(c->e, c->cap, k);
 	if (e->samples) {
@@ -141,9 +154,6 @@ static int keys_drain(struct vp_keys *c)
 			return -ENOMEM;
 	return 0;
 }
-
-/* A table this small stays in the cache: its slots need no fetching ahead. */
-#define SMALL_CAP 8192
 
 int vp_keys_put(struct vp_keys *c, const struct vp_key *k)
 {

@@ -26,7 +26,7 @@ struct vp_key {
 
 struct vp_keys {
 	struct vp_key *e;
-	size_t cap, n;		/* cap a power of two; n below 7/10 of it */
+	size_t cap, n;		/* cap a power of two; n at most half of it (7/10 when big) */
 	struct vp_key ring[VP_KEYS_RING];
 	unsigned head, queued;
 	/* Called with each key new to this table (its first sample in this
