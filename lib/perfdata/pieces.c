@@ -38,7 +38,6 @@ struct worker {
 	int malformed;		/* a sample the ordered walk must name */
 	struct vp_pd_idcache ids;
 	uint64_t out_of_order;
-	struct vp_pd_giveback gb;	/* the pages its windows are done with */
 };
 
 struct vp_pieces {
@@ -46,6 +45,7 @@ struct vp_pieces {
 	const uint8_t *map;
 	size_t map_len;
 	int pidfd;		/* for the workers' give-backs (vp_pd_giveback_pidfd) */
+	struct vp_pd_giveback *gb;	/* where their windows put pages they are done with */
 	struct vp_pd_piece *pc;
 	size_t npc;
 	struct chunk *ch;	/* the count's items, in file order */
@@ -146,24 +146,19 @@ static void position(const struct vp_pieces *p, uint32_t r, uint64_t t, uint64_t
 	pos->mark = lo;
 }
 
-/* Where worker w's windows put the pages they are done with: one thread
- * interrupts no other CPU, and gives them back at once. */
-static struct vp_pd_giveback *batch(struct vp_pieces *p, unsigned w)
-{
-	return p->threads > 1 ? &p->wk[w].gb : NULL;
-}
-
-/* What the workers' batches still hold, once they are done. */
+/* What the batch still holds, once the workers are done (one thread
+ * interrupts no other CPU, and gives pages back at once: no batch). */
 static void give_back_all(struct vp_pieces *p)
 {
-	for (unsigned w = 0; w < p->threads; w++)
-		vp_pd_giveback_flush(&p->wk[w].gb);
+	if (p->gb)
+		vp_pd_giveback_flush(p->gb);
 }
 
 static int scan_item(void *ctx, unsigned thread, size_t k)
 {
 	struct vp_pieces *p = ctx;
-	int r = vp_pd_scan_piece(p->pd, p->map, &p->pc[k], k > 0, p->chunk_bytes, batch(p, thread));
+	int r = vp_pd_scan_piece(p->pd, p->map, &p->pc[k], k > 0, p->chunk_bytes, p->gb);
+	(void)thread;
 
 	vp_progress_advance(p->pc[k].end - p->pc[k].begin);
 	return r;
@@ -371,6 +366,10 @@ void vp_pieces_close(struct vp_pieces *p, int used)
 	free(p->lo);
 	free(p->qlo);
 	free(p->wk);
+	if (p->gb) {	/* before the mapping goes: it gives back what it holds */
+		vp_pd_giveback_destroy(p->gb);
+		free(p->gb);
+	}
 	if (p->map)
 		munmap((void *)p->map, p->map_len);
 	if (p->pidfd >= 0)
@@ -414,11 +413,16 @@ int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_b
 		vp_pieces_close(p, 0);
 		return vp_errorf(err, -ENOMEM, "out of memory");
 	}
-	if (p->threads > 1)
+	if (p->threads > 1) {
 		p->pidfd = vp_pd_giveback_pidfd();
-	for (unsigned w = 0; w < p->threads; w++)
-		p->wk[w].gb = (struct vp_pd_giveback){ .pidfd = p->pidfd,
-						       .batch = vp_pd_giveback_batch(p->threads) };
+		if (!(p->gb = vp_thread_calloc(1, sizeof(*p->gb))) ||
+		    vp_pd_giveback_init(p->gb, p->pidfd, vp_pd_giveback_batch(p->threads)) < 0) {
+			free(p->gb);
+			p->gb = NULL;
+			vp_pieces_close(p, 0);
+			return vp_errorf(err, -ENOMEM, "out of memory");
+		}
+	}
 	for (size_t k = 0; k < p->npc; k++) {
 		p->pc[k].begin = pd->data_start + k * piece_bytes;
 		p->pc[k].end = k + 1 == p->npc ? pd->data_end : p->pc[k].begin + piece_bytes;
@@ -494,7 +498,7 @@ static void sample_chunk(struct vp_pieces *p, unsigned w, void *wctx, size_t c)
 	struct vp_sample s;
 	struct vp_pieces_pos pos;
 
-	vp_pd_window_start(&win, p->map, p->map_len, off, batch(p, w));
+	vp_pd_window_start(&win, p->map, p->map_len, off, p->gb);
 	while (off < ch->to) {
 		const struct perf_event_header *h = (const void *)(p->map + off);
 		if (h->type == PERF_RECORD_SAMPLE) {
@@ -557,7 +561,7 @@ int vp_pieces_samples(struct vp_pieces *p, vp_pieces_sample_fn fn, void *const *
 	p->wctx = wctx;
 	p->stop = 0;
 	for (unsigned w = 0; w < p->threads; w++)
-		p->wk[w] = (struct worker){ .gb = p->wk[w].gb };	/* empty: given back */
+		p->wk[w] = (struct worker){ .rc = 0 };
 	vp_run_queue(p->threads, p->nch + !!p->side, samples_item, p);
 	give_back_all(p);
 	p->side = NULL;

@@ -7,6 +7,7 @@
 #include "internal.h"
 #include "lib/util/threads.h"
 
+#include <pthread.h>
 #include <sys/uio.h>
 
 /* A record that is not a sample but changes what samples resolve to or
@@ -73,33 +74,46 @@ struct vp_pd_piece {
  * kept 4 MB more mapped at the peak. The count's chunks are this big, so
  * that one reader's pages are given back at once. */
 #define VP_PD_GIVE (2u << 20)
-/* What one reader gives back waits until it is VP_PD_GIVE_BATCH and then
- * goes in one call, one TLB shootdown: the count's chunks are apart in the
- * file, and process_madvise takes them all at once (a kernel that refuses,
- * before 6.13 or under a filter, gets one madvise per range). A 2-CPU
- * report of the 294 MB bench file sent 366 IPIs with 2 MiB give-backs and
- * 182 with 8 MiB batches; 2-CPU reports of the 338 MB -g file were faster
- * in 34 of 40 alternating pairs (mean 0.963 of the time), at 4.6 MB more
- * peak RSS (29.6 to 34.2 MB). 4 MiB: 254 IPIs, 31.7 MB, 29 of 40 pairs
- * faster; 16 MiB: 109 IPIs, 44 MB, no faster than 8 (26 of 40). */
-#define VP_PD_GIVE_BATCH (8u << 20)
-/* All readers' batches together stay within this: the batch shrinks to
- * VP_PD_GIVE as readers grow past 16 (on 64 CPUs a shootdown interrupts
- * 63 of them, but 64 batches of 8 MiB would be 512 MiB mapped). */
+/* What the readers give back waits in one batch for them all and then goes
+ * in one call, one TLB shootdown: the count's chunks are apart in the file,
+ * and process_madvise takes them all at once (a kernel that refuses, before
+ * 6.13 or under a filter, gets one madvise per range). A 2-CPU report of
+ * the 294 MB bench file sent 366 IPIs with 2 MiB give-backs and 182 with a
+ * batch of 8 MiB per reader; 2-CPU reports of the 338 MB -g file were
+ * faster in 34 of 40 alternating pairs (mean 0.963 of the time), at 4.6 MB
+ * more peak RSS (29.6 to 34.2 MB). 4 MiB: 254 IPIs, 31.7 MB, 29 of 40
+ * pairs faster; 16 MiB: 109 IPIs, 44 MB, no faster than 8 (26 of 40).
+ * One batch for all, of 8 MiB per reader up to a budget, not one each: a
+ * reader's batch shrank as readers grew (2 MiB each at 64, a shootdown per
+ * give-back), and the count's chunks go to readers in turn, so ranges
+ * meet across readers. process_madvise calls per report of the 294 MB
+ * file, a batch each against one for all: 99 and 51 with 2 threads, 313
+ * and 11 with 32, 792 and 15 with 64. On 2 CPUs: IPIs 280 and 187 (the
+ * -g file: 340 and 221), wall time alike (one for all faster in 18 of 30
+ * and 19 of 40 pairs on the -g file, 18 of 30 and 18 of 40 on the flat
+ * one), peak RSS 1 MB more. */
+#define VP_PD_GIVE_BATCH (8u << 20)	/* per reader */
+/* The batch of many readers stays within this (on 64 CPUs a shootdown
+ * interrupts 63 of them, but 64 x 8 MiB would be 512 MiB mapped). */
 #define VP_PD_GIVE_BUDGET (128u << 20)
-#define VP_PD_GIVE_RANGES 8
+#define VP_PD_GIVE_RANGES 64
 struct vp_pd_giveback {
+	VP_THREAD_OWN pthread_mutex_t mu;	/* readers add to it from their threads */
 	int pidfd;			/* this process's, for process_madvise; -1: madvise */
 	size_t batch;			/* given back once it holds this much */
 	unsigned n;
 	size_t bytes;
 	struct iovec v[VP_PD_GIVE_RANGES];	/* adjoining ranges are merged */
 };
-/* This process's pidfd for the batches (close it when done), or -1. */
+/* This process's pidfd for the batch (close it when done), or -1. */
 int vp_pd_giveback_pidfd(void);
-/* The batch of each of `readers` readers. */
+/* The batch of `readers` readers. */
 size_t vp_pd_giveback_batch(unsigned readers);
-/* Give back [at, at + len) in a batch: at once when the batch is full. */
+/* An empty batch of `batch` bytes on pidfd (-1: madvise); -errno. */
+int vp_pd_giveback_init(struct vp_pd_giveback *g, int pidfd, size_t batch);
+/* What it holds given back, and its lock freed. */
+void vp_pd_giveback_destroy(struct vp_pd_giveback *g);
+/* Give back [at, at + len) in the batch: at once when the batch is full. */
 void vp_pd_giveback(struct vp_pd_giveback *g, const void *at, size_t len);
 void vp_pd_giveback_flush(struct vp_pd_giveback *g);
 

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -595,13 +596,44 @@ static void memory_flat_in_pieces(void **state)
 	vp_perfdata_close(pd);
 	if (getenv("VP_TEST_SHOW"))
 		fprintf(stderr, "mapped while reading %ld kB, after %ld kB\n", during, after);
-	/* per reader: its batch, what it has not put in the batch yet, its
-	 * stride, and the one a record runs into */
-	long most = 2 * (long)((VP_PD_GIVE_BATCH + VP_PD_GIVE + 2 * VP_PD_STRIDE) / 1024);
+	/* the readers' batch, and per reader what it has not put in the batch
+	 * yet, its stride and the one a record runs into */
+	long most = (long)((vp_pd_giveback_batch(2) + 2 * (VP_PD_GIVE + 2 * VP_PD_STRIDE)) / 1024);
 	if (during > most || after > 0)
 		fail_msg("mapped while reading %ld kB (at most %ld), after %ld kB (want 0)", during,
 			 most, after);
 	assert_true(during > 0);	/* the watch saw the windows */
+}
+
+/* A file of size bytes, mapped (unpopulated). */
+static uint8_t *mapped_file(const char *path, size_t size)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	for (size_t i = 0; i < size / 8; i++)
+		fwrite(&i, 8, 1, f);
+	assert_int_equal(fclose(f), 0);
+	int fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	uint8_t *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	assert_true(m != MAP_FAILED);
+	close(fd);
+	return m;
+}
+
+struct giver_arg {
+	struct vp_pd_giveback *g;
+	uint8_t *m;
+	size_t size, first;
+};
+
+static void *give_every_other(void *arg)
+{
+	struct giver_arg *a = arg;
+
+	for (size_t off = a->first * 4096; off < a->size; off += 2 * 4096)
+		vp_pd_giveback(a->g, a->m + off, 4096);
+	return NULL;
 }
 
 /* A batch holds what a reader is done with until it is VP_PD_GIVE_BATCH,
@@ -615,21 +647,12 @@ static void given_back_in_batches(void **state)
 	(void)state;
 
 	snprintf(path, sizeof(path), "%s/batch.bin", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	for (size_t i = 0; i < size / 8; i++)
-		fwrite(&i, 8, 1, f);
-	assert_int_equal(fclose(f), 0);
-	int fd = open(path, O_RDONLY);
-	assert_true(fd >= 0);
-	uint8_t *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-	assert_true(m != MAP_FAILED);
-	close(fd);
+	uint8_t *m = mapped_file(path, size);
 
 	for (int way = 0; way < 2; way++) {
-		struct vp_pd_giveback g = { .pidfd = way ? -1 : vp_pd_giveback_pidfd(),
-					    .batch = VP_PD_GIVE_BATCH };
-		int pidfd = g.pidfd;
+		struct vp_pd_giveback g;
+		int pidfd = way ? -1 : vp_pd_giveback_pidfd();
+		assert_int_equal(vp_pd_giveback_init(&g, pidfd, VP_PD_GIVE_BATCH), 0);
 		assert_int_equal(madvise(m, size, MADV_POPULATE_READ), 0);
 		assert_int_equal(mapped_kb(path), (long)(size / 1024));
 		vp_pd_giveback(&g, m, 2 * mb);
@@ -649,24 +672,74 @@ static void given_back_in_batches(void **state)
 		assert_int_equal(mapped_kb(path), (long)(size / 1024) - 4 * VP_PD_GIVE_RANGES);
 		vp_pd_giveback_flush(&g);
 		assert_int_equal(mapped_kb(path), (long)(size / 1024) - 4 * (VP_PD_GIVE_RANGES + 1));
+
+		/* what it holds goes when it is destroyed */
+		assert_int_equal(madvise(m, size, MADV_POPULATE_READ), 0);
+		vp_pd_giveback(&g, m, 4096);
+		vp_pd_giveback_destroy(&g);
+		assert_int_equal(mapped_kb(path), (long)(size / 1024) - 4);
 		if (pidfd >= 0)
 			close(pidfd);
 	}
 	munmap(m, size);
 }
 
-/* Many readers share one budget, none holds less than a give-back. */
+/* The readers share one batch: what each gives back waits with the
+ * others', a range meeting another reader's (the count's chunks go to
+ * readers in turn) joins it, and the batch goes whole at its size. Two
+ * threads giving back at once lose nothing. */
+static void one_batch_for_all_readers(void **state)
+{
+	char path[128];
+	const size_t mb = 1u << 20, size = 32 * mb, batch = vp_pd_giveback_batch(2);
+	struct vp_pd_giveback g;
+	(void)state;
+
+	assert_int_equal(batch, 2 * VP_PD_GIVE_BATCH);
+	snprintf(path, sizeof(path), "%s/shared.bin", dir);
+	uint8_t *m = mapped_file(path, size);
+	int pidfd = vp_pd_giveback_pidfd();
+	assert_int_equal(vp_pd_giveback_init(&g, pidfd, batch), 0);
+
+	/* readers A (even chunks) and B (odd) in turn, B's first ahead of A's */
+	assert_int_equal(madvise(m, size, MADV_POPULATE_READ), 0);
+	vp_pd_giveback(&g, m + 2 * mb, 2 * mb);		/* B */
+	vp_pd_giveback(&g, m, 2 * mb);			/* A: meets B's from below */
+	for (size_t c = 2; c * 2 * mb < batch - 2 * mb; c++)
+		vp_pd_giveback(&g, m + c * 2 * mb, 2 * mb);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(mapped_kb(path), (long)(size / 1024));	/* all held */
+	vp_pd_giveback(&g, m + batch - 2 * mb, 2 * mb);
+	assert_int_equal(g.n, 0);
+	assert_int_equal(mapped_kb(path), (long)((size - batch) / 1024));
+
+	/* two threads at once: 4 KiB pages, every other one each */
+	assert_int_equal(madvise(m, size, MADV_POPULATE_READ), 0);
+	struct giver_arg gv[2] = {
+		{ &g, m, size, 0 }, { &g, m, size, 1 } };
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, give_every_other, &gv[1]), 0);
+	give_every_other(&gv[0]);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	vp_pd_giveback_destroy(&g);
+	assert_int_equal(mapped_kb(path), 0);
+	if (pidfd >= 0)
+		close(pidfd);
+	munmap(m, size);
+}
+
+/* The batch grows with the readers up to a budget. */
 static void batches_within_a_budget(void **state)
 {
 	(void)state;
-	assert_int_equal(vp_pd_giveback_batch(2), VP_PD_GIVE_BATCH);
-	assert_int_equal(vp_pd_giveback_batch(16), VP_PD_GIVE_BATCH);
-	assert_int_equal(vp_pd_giveback_batch(32), VP_PD_GIVE_BUDGET / 32);
-	assert_true(vp_pd_giveback_batch(32) < VP_PD_GIVE_BATCH);
-	assert_int_equal(vp_pd_giveback_batch(4096), VP_PD_GIVE);
+	assert_int_equal(vp_pd_giveback_batch(1), VP_PD_GIVE_BATCH);
+	assert_int_equal(vp_pd_giveback_batch(2), 2 * VP_PD_GIVE_BATCH);
+	assert_int_equal(vp_pd_giveback_batch(16), VP_PD_GIVE_BUDGET);
+	assert_int_equal(vp_pd_giveback_batch(64), VP_PD_GIVE_BUDGET);
+	assert_int_equal(vp_pd_giveback_batch(4096), VP_PD_GIVE_BUDGET);
 	for (unsigned r = 1; r <= 256; r++)
-		assert_true(r * vp_pd_giveback_batch(r) <= VP_PD_GIVE_BUDGET ||
-			    vp_pd_giveback_batch(r) == VP_PD_GIVE);
+		assert_true(vp_pd_giveback_batch(r) <= VP_PD_GIVE_BUDGET &&
+			    vp_pd_giveback_batch(r) >= vp_pd_giveback_batch(r - 1));
 }
 
 static int setup(void **state)
@@ -692,6 +765,7 @@ int main(void)
 		cmocka_unit_test(report_tables_as_ordered),
 		cmocka_unit_test(memory_flat_in_pieces),
 		cmocka_unit_test(given_back_in_batches),
+		cmocka_unit_test(one_batch_for_all_readers),
 		cmocka_unit_test(batches_within_a_budget),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
