@@ -4,7 +4,6 @@
  * machine. */
 #include "pieces.h"
 
-#include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -95,9 +94,10 @@ void vp_pd_giveback_destroy(struct vp_pd_giveback *g)
 
 void vp_pd_giveback(struct vp_pd_giveback *g, const void *at, size_t len)
 {
-	struct taken t = { .n = 0 };
+	struct taken t;
 	unsigned i;
 
+	t.n = 0;	/* nothing taken yet (the ranges need no clearing) */
 	pthread_mutex_lock(&g->mu);
 	/* a reader's next range starts where its last ended, behind other
 	 * readers' ranges; the count's chunks go to readers in turn, so one
