@@ -150,6 +150,13 @@ int vp_pd_open_pipe(struct vp_perfdata *pd, struct vp_error *err);
 int vp_pd_header_record(struct vp_perfdata *pd, const struct perf_event_header *h,
 			struct vp_error *err);
 
+/* How the scan cuts the data section [start, end): into pieces of *bytes
+ * (0: set here, whole strides, PIECES_PER_THREAD per thread), piece k > 0
+ * beginning at a multiple of *bytes in the file, so that by default no
+ * stride is mapped and given back by two pieces' readers. Returns how many
+ * pieces; vp_pd_piece_begin says where piece k begins. */
+size_t vp_pd_piece_cut(uint64_t start, uint64_t end, unsigned threads, uint64_t *bytes);
+uint64_t vp_pd_piece_begin(uint64_t start, uint64_t bytes, size_t k);
 /* vp_pieces_open with pieces of this many bytes (0: by the threads), and
  * the count's chunks of this many (0: VP_PD_GIVE; tests cut them small). */
 int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_bytes,

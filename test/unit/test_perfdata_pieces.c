@@ -729,6 +729,48 @@ static void one_batch_for_all_readers(void **state)
 }
 
 /* The batch grows with the readers up to a budget. */
+/* The scan's cut: pieces back to back over the data section, each
+ * nonempty, every boundary on a stride by default (a stride read by two
+ * pieces' readers is mapped and given back twice), and enough pieces per
+ * thread that the last one taken ends the scan soon after the others. */
+static void check_cut(uint64_t start, uint64_t end, unsigned threads, uint64_t bytes,
+		      size_t min_n)
+{
+	size_t n = vp_pd_piece_cut(start, end, threads, &bytes);
+	uint64_t at = start;
+
+	assert_true(n >= min_n);
+	assert_int_equal(bytes % 8, 0);
+	assert_int_equal(vp_pd_piece_begin(start, bytes, 0), start);
+	for (size_t k = 1; k < n; k++) {
+		uint64_t b = vp_pd_piece_begin(start, bytes, k);
+		assert_true(b > at);
+		assert_true(b < end);
+		assert_int_equal(b % bytes, 0);
+		at = b;
+	}
+	assert_true(end - at <= bytes);
+}
+
+static void pieces_cut_on_strides(void **state)
+{
+	(void)state;
+	uint64_t bytes = 0;
+	size_t n = vp_pd_piece_cut(424, 424 + 338509400ull, 2, &bytes);
+
+	assert_int_equal(bytes % VP_PD_STRIDE, 0);
+	assert_true(n >= 12 && n <= 13);
+	check_cut(424, 424 + 338509400ull, 2, 0, 12);
+	check_cut(424, 424 + 338509400ull, 64, 0, 64 * 2);
+	check_cut(4096, 4096 + 100, 8, 0, 1);			/* one stride: one piece */
+	check_cut(424, 3u << 20, 64, 0, 2);			/* pieces of a stride */
+	check_cut(424, 424 + 5000000, 3, 3000008, 2);		/* the tests' own sizes */
+	check_cut(104, 104 + 100000, 3, 64, 1000);
+	bytes = 0;
+	assert_int_equal(vp_pd_piece_cut(4096, 8u << 20, 1, &bytes), 4);
+	assert_int_equal(bytes, VP_PD_STRIDE);
+}
+
 static void batches_within_a_budget(void **state)
 {
 	(void)state;
@@ -767,6 +809,7 @@ int main(void)
 		cmocka_unit_test(given_back_in_batches),
 		cmocka_unit_test(one_batch_for_all_readers),
 		cmocka_unit_test(batches_within_a_budget),
+		cmocka_unit_test(pieces_cut_on_strides),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
