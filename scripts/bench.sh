@@ -67,12 +67,16 @@ pair() {
 		run "${a[@]}" >> "$tmp/$name.a"
 	fi
 }
+# The noisiest figures take 2n-1 pairs (section_pairs=$wide pairs ...): in six runs
+# the -g speed's pairs ranged 7.2-17.2, compare's 1.72-2.55.
+wide=$((2 * ${BENCH_PAIRS:-5} - 1))
+unset section_pairs
 pairs() {
 	local name=$1 i
 	shift
 	: > "$tmp/$name.a"
 	: > "$tmp/$name.b"
-	for i in $(seq "${BENCH_PAIRS:-5}"); do
+	for i in $(seq "${section_pairs:-${BENCH_PAIRS:-5}}"); do
 		pair "$name" "$i" "$@"
 	done
 }
@@ -110,8 +114,9 @@ verdict() {
 warm() { cat "$@" > /dev/null; }
 : > "$tmp/summary"
 say ""
-say "Each goal: ${BENCH_PAIRS:-5} pairs, alternating which command runs first; the figure is the"
-say "median of the pairs' ratios, with their min and max. Files read from the page cache."
+say "Each goal: ${BENCH_PAIRS:-5} pairs ($wide for the noisiest: -g speed, cores, compare of two big"
+say "files), alternating which command runs first; the figure is the median of the pairs' ratios,"
+say "with their min and max. Files read from the page cache."
 
 say ""
 say "== report, system-wide cpu-clock: $(mb "$tmp/big.data") MB, $(samples "$tmp/big.data") samples"
@@ -127,7 +132,7 @@ say "== report with callchains (-g): $(mb "$tmp/bigg.data") MB, $(samples "$tmp/
 say "  the same table: perf report --stdio --no-children -g none --sort sym  and  vmprof report --sort sym"
 say "  (perf's default on -g data is the children table, another one)"
 warm "$tmp/bigg.data"
-pairs gdata perf report -i "$tmp/bigg.data" --stdio --no-children -g none --sort sym -- \
+section_pairs=$wide pairs gdata perf report -i "$tmp/bigg.data" --stdio --no-children -g none --sort sym -- \
 	"$vmprof" report --sort sym "$tmp/bigg.data"
 show gdata "perf report --no-children -g none --sort sym" "vmprof report --sort sym"
 verdict "report speed on -g data: perf wall / vmprof wall" gdata 1 "" 10
@@ -150,10 +155,10 @@ say "== cores: vmprof report on one CPU (taskset -c 0) against all $ncpu (taskse
 # machine's CPUs need not each run at full speed while the others run.
 gcc -O2 -pthread -o "$tmp/ceiling" "$top/scripts/bench-ceiling.c"
 ceiling=("$tmp/ceiling" 400)
-# The noisiest figure (a pair's ratio ranged 1.28-2.15 in one run): 2n-1 pairs.
+# A noisy figure (a pair's ratio ranged 1.28-2.15 in one run): 2n-1 pairs.
 warm "$tmp/big.data" "$tmp/bigg.data"
 for name in cores ceil coresg ceilg; do : > "$tmp/$name.a"; : > "$tmp/$name.b"; done
-for i in $(seq $((2 * ${BENCH_PAIRS:-5} - 1))); do
+for i in $(seq "$wide"); do
 	pair cores "$i" taskset -c 0 "$vmprof" report --sort sym "$tmp/big.data" -- \
 		taskset -c "$all" "$vmprof" report --sort sym "$tmp/big.data"
 	pair ceil "$i" taskset -c 0 "${ceiling[@]}" -- taskset -c "$all" "${ceiling[@]}"
@@ -216,7 +221,7 @@ if "$vmprof" compare --help >/dev/null 2>&1; then
 	grow "$tmp/flat.data" "$tmp/big2.data" "$target_mb"
 	say "  compare A B against vmprof report A, in pairs"
 	warm "$tmp/big.data" "$tmp/big2.data"
-	pairs cmpbig "$vmprof" compare -o "$tmp/cmp.xml" "$tmp/big.data" "$tmp/big2.data" -- \
+	section_pairs=$wide pairs cmpbig "$vmprof" compare -o "$tmp/cmp.xml" "$tmp/big.data" "$tmp/big2.data" -- \
 		"$vmprof" report --sort sym "$tmp/big.data"
 	show cmpbig "vmprof compare A B" "vmprof report A"
 	verdict "compare of two big files / one report" cmpbig 1 "" 2 le
