@@ -1,5 +1,6 @@
 /* Line reader over a fixed buffer (see lines.h). */
 #include "lines.h"
+#include "readahead.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,8 +27,16 @@ int vp_lines_open(struct vp_lines *r, const char *path, size_t cap)
 	return 0;
 }
 
+void vp_lines_read_ahead(struct vp_lines *r)
+{
+	if (r->fd >= 0 && !r->ahead)
+		r->ahead = vp_readahead_start(r->fd);
+}
+
 void vp_lines_close(struct vp_lines *r)
 {
+	vp_readahead_stop(r->ahead);	/* before its fd goes */
+	r->ahead = NULL;
 	if (r->fd >= 0)
 		close(r->fd);
 	free(r->buf);
@@ -46,7 +55,8 @@ static int fill(struct vp_lines *r)
 		r->start = 0;
 	}
 	do
-		n = read(r->fd, r->buf + r->end, r->cap - 1 - r->end);
+		n = r->ahead ? vp_readahead_read(r->ahead, r->buf + r->end, r->cap - 1 - r->end)
+			     : read(r->fd, r->buf + r->end, r->cap - 1 - r->end);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -errno;

@@ -5,15 +5,21 @@
 
 #include <stddef.h>
 
+struct vp_readahead;
+
 struct vp_lines {
 	int fd;
 	char *buf;
 	size_t cap, start, end;
 	int eof, skip_rest;
+	struct vp_readahead *ahead;	/* NULL: reads here */
 };
 
 /* Opens path with a buffer of cap bytes (lines shorter than cap - 1 stay whole). */
 int vp_lines_open(struct vp_lines *r, const char *path, size_t cap);
+/* From here on the file's reads are done ahead on a thread of their own
+ * (readahead.h), when one can be had; the lines are the same. */
+void vp_lines_read_ahead(struct vp_lines *r);
 void vp_lines_close(struct vp_lines *r);
 /* Next line without its '\n', NUL-terminated in place: 1, 0 at the end, < 0
  * on a read error. *truncated is set when the line was longer (it then holds
