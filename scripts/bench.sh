@@ -238,11 +238,15 @@ run_mb=${BENCH_RUN_MB:-30}
 # the median of the pairs' ratios is the figure. On -g recordings compare
 # also builds each side's call-path tree (its flame graphs), which report's
 # table does not: the same goal, more work on one side.
-copies() {	# copies BASE MB: repeats of BASE closest to MB
-	local size k
+copies() {	# copies BASE MB: repeats of BASE closest to MB, or the part of it
+	local size k	# (the -g recording came out 69 MB in one run, 17-19 in others)
 	size=$(stat -c %s "$1")
-	k=$(( ($2 * 1048576 + size / 2) / size ))
-	echo $(( k > 0 ? k : 1 ))
+	if [ "$size" -gt $(($2 * 1048576)) ]; then
+		awk -v m="$2" -v s="$size" 'BEGIN { printf "%.3f", m * 1048576 / s }'
+	else
+		k=$(( ($2 * 1048576 + size / 2) / size ))
+		echo "$k"
+	fi
 }
 wall() {	# wall CMD...: seconds the command took (its output discarded)
 	local t0 t1

@@ -3,6 +3,8 @@
 times, each copy's timestamps moved past the previous copy's, so the result
 is what a recording N times as long would look like (same code, same
 symbols, N times the samples). Feature sections are copied after the data.
+N below 1 keeps the records up to the first FINISHED_ROUND past that part
+of the data section: a recording stopped early.
 Usage: perfdata-repeat.py IN.data OUT.data N"""
 import struct
 import sys
@@ -11,7 +13,9 @@ SAMPLE = 9
 ST = {"IDENTIFIER": 1 << 16, "IP": 1, "TID": 2, "TIME": 4, "ADDR": 8, "ID": 64,
       "STREAM_ID": 512, "CPU": 128}
 
-src, dst, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+FINISHED_ROUND = 3
+src, dst, part = sys.argv[1], sys.argv[2], float(sys.argv[3])
+n = max(1, int(part))
 data = open(src, "rb").read()
 hdr = bytearray(data[:104])
 attr_size, attrs_off = struct.unpack_from("<QQ", hdr, 16)
@@ -45,8 +49,18 @@ while off < len(body):
 span = last - (first or 0) + 1000
 
 feats = data[data_off + data_size:]
+if part < 1:
+    off = 0
+    while off < len(body):
+        rtype, misc, size = struct.unpack_from("<IHH", body, off)
+        off += size
+        if rtype == FINISHED_ROUND and off >= part * len(body):
+            break
+    body = body[:off]
+    spots = [at for at in spots if at < off]
 with open(dst, "wb") as out:
-    struct.pack_into("<Q", hdr, 48, data_size * n)
+    grown = len(body) * n
+    struct.pack_into("<Q", hdr, 48, grown)
     out.write(hdr)
     out.write(data[104:data_off])
     copy = bytearray(body)
@@ -60,6 +74,6 @@ with open(dst, "wb") as out:
     table = bytearray(feats[:16 * nfeat])
     for i in range(nfeat):
         o, s = struct.unpack_from("<QQ", table, 16 * i)
-        struct.pack_into("<QQ", table, 16 * i, o + data_size * (n - 1), s)
+        struct.pack_into("<QQ", table, 16 * i, o + grown - data_size, s)
     out.write(table)
     out.write(feats[16 * nfeat:])
