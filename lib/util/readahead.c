@@ -25,7 +25,7 @@ struct vp_readahead {
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	struct block *ring[NBLOCKS];
+	struct block *ring;	/* one allocation: one mapping made and given back */
 	size_t filled;		/* blocks ready and not yet emptied */
 	size_t put, take;	/* the thread's next block, the reader's */
 	size_t off;		/* the reader's place in ring[take] */
@@ -65,7 +65,7 @@ static void *reader(void *arg)
 		pthread_mutex_unlock(&ra->mu);
 		if (stop)
 			break;
-		struct block *b = ra->ring[ra->put % NBLOCKS];	/* the reader is not in it */
+		struct block *b = &ra->ring[ra->put % NBLOCKS];	/* the reader is not in it */
 		fill(ra->fd, b);
 		last = b->last;
 		pthread_mutex_lock(&ra->mu);
@@ -79,8 +79,7 @@ static void *reader(void *arg)
 
 static void release(struct vp_readahead *ra)
 {
-	for (size_t i = 0; i < NBLOCKS; i++)
-		free(ra->ring[i]);
+	free(ra->ring);
 	pthread_cond_destroy(&ra->cv);
 	pthread_mutex_destroy(&ra->mu);
 	free(ra);
@@ -89,7 +88,6 @@ static void release(struct vp_readahead *ra)
 struct vp_readahead *vp_readahead_start(int fd)
 {
 	struct vp_readahead *ra = calloc(1, sizeof(*ra));
-	size_t i;
 
 	if (!ra)
 		return NULL;
@@ -103,9 +101,8 @@ struct vp_readahead *vp_readahead_start(int fd)
 		return NULL;
 	}
 	ra->fd = fd;
-	for (i = 0; i < NBLOCKS && (ra->ring[i] = malloc(sizeof(*ra->ring[i]))); i++)
-		;
-	if (i < NBLOCKS || pthread_create(&ra->thread, NULL, reader, ra) != 0) {
+	ra->ring = malloc(NBLOCKS * sizeof(*ra->ring));
+	if (!ra->ring || pthread_create(&ra->thread, NULL, reader, ra) != 0) {
 		release(ra);
 		return NULL;
 	}
@@ -119,7 +116,7 @@ ssize_t vp_readahead_read(struct vp_readahead *ra, void *buf, size_t n)
 		while (ra->filled == 0)
 			pthread_cond_wait(&ra->cv, &ra->mu);
 		pthread_mutex_unlock(&ra->mu);
-		struct block *b = ra->ring[ra->take % NBLOCKS];	/* the thread is not in it */
+		struct block *b = &ra->ring[ra->take % NBLOCKS];	/* the thread is not in it */
 		if (ra->off < b->len) {
 			size_t k = b->len - ra->off < n ? b->len - ra->off : n;
 			memcpy(buf, b->data + ra->off, k);
