@@ -15,6 +15,7 @@
 #include "lib/util/u64map.h"
 #include "lib/perfdata/tracedata.h"
 #include "stacks.h"
+#include "chaincache.h"
 #include "lib/util/threads.h"
 #include "tally.h"
 
@@ -76,6 +77,7 @@ struct loader {
 	struct vp_frame *frames;	/* children or stacks: VP_STACKS_MAX_FRAMES + 1 */
 	struct vp_stack_step *steps;	/* stacks: the same number */
 	struct vp_label_cache *labels;	/* stacks: their frames' names */
+	struct vp_chain_cache *chains;	/* stacks: the chains already in a tree */
 	const char *comm_of, *comm;	/* stacks: the last command met, and it interned */
 };
 
@@ -325,7 +327,7 @@ static int add_children(struct loader *l, struct vp_event_table *t, const struct
  * first, named as the folded writer names them (the chain alone, as perf
  * script prints it). */
 static int add_stack(struct loader *l, struct vp_event_table *t, const struct vp_stack *st,
-		     const struct vp_row *self)
+		     const struct vp_row *self, uint32_t *leaf)
 {
 	struct vp_strpool *pool = l->prof->pool;
 	const char *of = st->comm ? st->comm : "[unknown]";
@@ -349,7 +351,8 @@ static int add_stack(struct loader *l, struct vp_event_table *t, const struct vp
 	}
 	if (!comm)
 		return -ENOMEM;
-	return vp_stack_tree_add(t->stacks, 0, comm, l->steps, n, self->samples, self->period);
+	return vp_stack_tree_add_leaf(t->stacks, 0, comm, l->steps, n, self->samples, self->period,
+				      leaf);
 }
 
 /* Whether t's samples go into its stack tree. */
@@ -368,13 +371,29 @@ static int add_paths(struct loader *l, struct vp_event_table *t, const struct vp
 		     const struct vp_row *self)
 {
 	struct vp_stack st;
+	struct vp_stack_gens gens;
+	uint32_t leaf;
 	int r = 0;
 
-	vp_stack_resolve(l->sc.session, s, l->frames, &st);
+	/* Stacks alone: a chain met before, its maps unchanged, goes where it
+	 * went (a third of compare's time on -g runs was naming frames and
+	 * finding them in the tree again). */
+	if (!l->o->children && wants_stacks(l, t)) {
+		const char *comm = vp_session_comm_of(l->sc.session, s->pid, s->tid);
+		int64_t at = t->stacks ? vp_chain_cache_get(l->chains, t->stacks, s, comm) : -1;
+		if (at >= 0)
+			return vp_stack_tree_add_at(t->stacks, 0, (uint32_t)at, self->samples,
+						    self->period);
+		vp_stack_resolve(l->sc.session, s, l->frames, &st, &gens);
+		if ((r = add_stack(l, t, &st, self, &leaf)) == 0)
+			vp_chain_cache_put(l->chains, t->stacks, s, st.comm, leaf, &gens);
+		return r;
+	}
+	vp_stack_resolve(l->sc.session, s, l->frames, &st, NULL);
 	if (l->o->children)
 		r = add_children(l, t, &st, self);
 	if (r == 0 && wants_stacks(l, t))
-		r = add_stack(l, t, &st, self);
+		r = add_stack(l, t, &st, self, NULL);
 	return r;
 }
 
@@ -544,7 +563,8 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	if ((o->children || o->stacks) &&
 	    (!(l.frames = calloc(VP_STACKS_MAX_FRAMES + 1, sizeof(*l.frames))) ||
 	     !(l.steps = calloc(VP_STACKS_MAX_FRAMES + 1, sizeof(*l.steps))) ||
-	     !(l.labels = calloc(1, sizeof(*l.labels))))) {
+	     !(l.labels = calloc(1, sizeof(*l.labels))) ||
+	     !(l.chains = vp_chain_cache_new()))) {
 		r = vp_errorf(err, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -600,5 +620,6 @@ out:
 	free(l.frames);
 	free(l.steps);
 	free(l.labels);
+	vp_chain_cache_free(l.chains);
 	return r < 0 ? r : 0;
 }

@@ -111,8 +111,24 @@ const char *vp_frame_label_interned(struct vp_label_cache *c, const struct vp_re
 	return label;
 }
 
+static void gens_add(struct vp_stack_gens *g, const uint32_t *genp, uint32_t gen)
+{
+	unsigned i = 0;
+
+	while (i < g->n && g->genp[i] != genp)
+		i++;
+	if (!genp || (i == g->n && i == VP_STACK_GENS)) {
+		g->kept = 0;
+		return;
+	}
+	if (i == g->n) {
+		g->genp[g->n] = genp;
+		g->gen[g->n++] = gen;
+	}
+}
+
 void vp_stack_resolve(struct vp_session *session, const struct vp_sample *s,
-		      struct vp_frame *f, struct vp_stack *out)
+		      struct vp_frame *f, struct vp_stack *out, struct vp_stack_gens *gens)
 {
 	unsigned cpumode = s->misc & VP_MISC_CPUMODE_MASK;
 	size_t n = 0;
@@ -136,8 +152,19 @@ void vp_stack_resolve(struct vp_session *session, const struct vp_sample *s,
 		f[n++] = (struct vp_frame){ s->ip, s->misc & VP_MISC_CPUMODE_MASK };
 		added = want > 0;
 	}
-	for (size_t i = 0; i < n; i++)
-		vp_session_resolve(session, s->pid, f[i].cpumode, f[i].ip, &f[i].r);
+	if (gens) {
+		const uint32_t *genp;
+		uint32_t gen;
+		*gens = (struct vp_stack_gens){ .kept = 1 };
+		for (size_t i = 0; i < n; i++) {
+			vp_session_resolve_gen(session, s->pid, f[i].cpumode, f[i].ip, &f[i].r, &genp,
+					       &gen);
+			gens_add(gens, genp, gen);
+		}
+	} else {
+		for (size_t i = 0; i < n; i++)
+			vp_session_resolve(session, s->pid, f[i].cpumode, f[i].ip, &f[i].r);
+	}
 	*out = (struct vp_stack){ s, vp_session_comm_of(session, s->pid, s->tid), f, n, added };
 }
 
@@ -148,7 +175,7 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 
 	if ((st->want && s->evsel != st->want) || !vp_filter_keep(&st->run, st->sc.session, s))
 		return 0;
-	vp_stack_resolve(st->sc.session, s, st->frames, &stack);
+	vp_stack_resolve(st->sc.session, s, st->frames, &stack, NULL);
 	return st->fn(st->ctx, &stack);
 }
 

@@ -70,11 +70,22 @@ struct vp_session *vp_stacks_session(const struct vp_stacks *st);
 /* The event called name, or the file's first when name is NULL. */
 int vp_stacks_event(const struct vp_stacks *st, const char *name, const struct vp_evsel **ev,
 		    struct vp_error *err);
+/* The spaces a stack's frames resolved in, each with its maps' generation
+ * then (vp_session_resolve_gen): the same addresses resolve alike while
+ * every one holds. kept 0: a frame had none, or more spaces than fit. */
+#define VP_STACK_GENS 4
+struct vp_stack_gens {
+	const uint32_t *genp[VP_STACK_GENS];
+	uint32_t gen[VP_STACK_GENS];
+	unsigned n;
+	int kept;
+};
 /* One sample's stack: the walk's own step, for a caller that walks the file
  * itself (the profile loader, which builds tables and stacks in one pass).
- * frames holds VP_STACKS_MAX_FRAMES + 1; out points into it. */
+ * frames holds VP_STACKS_MAX_FRAMES + 1; out points into it. gens, when
+ * not NULL, gets what the frames' names hang on. */
 void vp_stack_resolve(struct vp_session *session, const struct vp_sample *s,
-		      struct vp_frame *frames, struct vp_stack *out);
+		      struct vp_frame *frames, struct vp_stack *out, struct vp_stack_gens *gens);
 /* One pass over the samples of want (NULL: of every event), in time order,
  * those the load options' filters keep (filter.h). */
 int vp_stacks_walk(struct vp_stacks *st, const struct vp_evsel *want,

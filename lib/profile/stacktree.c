@@ -132,8 +132,9 @@ static void add_value(struct vp_stack_tree *t, uint32_t node, size_t side,
 	d->self_period += v->self_period;
 }
 
-int vp_stack_tree_add(struct vp_stack_tree *t, size_t side, const char *comm,
-		      const struct vp_stack_step *frames, size_t n, uint64_t samples, uint64_t period)
+int vp_stack_tree_add_leaf(struct vp_stack_tree *t, size_t side, const char *comm,
+			   const struct vp_stack_step *frames, size_t n, uint64_t samples,
+			   uint64_t period, uint32_t *leaf)
 {
 	struct vp_stack_value through = { samples, period, 0, 0 };
 	struct vp_stack_value end = { samples, period, samples, period };
@@ -150,6 +151,29 @@ int vp_stack_tree_add(struct vp_stack_tree *t, size_t side, const char *comm,
 			return (int)at;
 	}
 	add_value(t, (uint32_t)at, side, &end);
+	if (leaf)
+		*leaf = (uint32_t)at;
+	return 0;
+}
+
+int vp_stack_tree_add(struct vp_stack_tree *t, size_t side, const char *comm,
+		      const struct vp_stack_step *frames, size_t n, uint64_t samples, uint64_t period)
+{
+	return vp_stack_tree_add_leaf(t, side, comm, frames, n, samples, period, NULL);
+}
+
+int vp_stack_tree_add_at(struct vp_stack_tree *t, size_t side, uint32_t leaf, uint64_t samples,
+			 uint64_t period)
+{
+	struct vp_stack_value through = { samples, period, 0, 0 };
+	struct vp_stack_value end = { samples, period, samples, period };
+
+	if (side >= t->nsides || leaf == 0 || leaf >= t->n)
+		return -EINVAL;
+	add_value(t, leaf, side, &end);
+	for (uint32_t at = t->nodes[leaf].parent; at != 0; at = t->nodes[at].parent)
+		add_value(t, at, side, &through);
+	add_value(t, 0, side, &through);
 	return 0;
 }
 

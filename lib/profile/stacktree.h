@@ -50,6 +50,14 @@ void vp_stack_tree_free(struct vp_stack_tree *t);
  * samples and period; the last gains them as self too. 0 or -ENOMEM. */
 int vp_stack_tree_add(struct vp_stack_tree *t, size_t side, const char *comm,
 		      const struct vp_stack_step *frames, size_t n, uint64_t samples, uint64_t period);
+/* vp_stack_tree_add, and the path's last node into *leaf. */
+int vp_stack_tree_add_leaf(struct vp_stack_tree *t, size_t side, const char *comm,
+			   const struct vp_stack_step *frames, size_t n, uint64_t samples,
+			   uint64_t period, uint32_t *leaf);
+/* Add one more stack along the path that ends at leaf (a node a
+ * vp_stack_tree_add_leaf gave): as adding that path again. 0 or -EINVAL. */
+int vp_stack_tree_add_at(struct vp_stack_tree *t, size_t side, uint32_t leaf, uint64_t samples,
+			 uint64_t period);
 /* Add side src_side of src into side dst_side of dst, node by node (names
  * interned again in dst's pool). 0 or -ENOMEM. */
 int vp_stack_tree_merge(struct vp_stack_tree *dst, size_t dst_side, const struct vp_stack_tree *src,

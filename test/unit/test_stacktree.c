@@ -187,9 +187,47 @@ static void test_recording_tree_holds_its_folded_stacks(void **state)
 	vp_profile_free(p);
 }
 
+/* Adding at a path's leaf is adding the path again (the loader's chain
+ * cache takes that shortcut for a chain it met before). */
+static void test_add_at_leaf_is_the_path_again(void **state)
+{
+	(void)state;
+	struct vp_strpool *pool = vp_strpool_new();
+	struct vp_stack_tree *a = vp_stack_tree_new(1, pool), *b = vp_stack_tree_new(1, pool);
+	struct vp_stack_step steps[3];
+	const char *names[3] = { "main", "f", "g" };
+	uint32_t leaf = 0, leaf2 = 0;
+
+	for (size_t i = 0; i < 3; i++)
+		steps[i] = (struct vp_stack_step){ vp_strpool_intern(pool, names[i]), NULL, 'u' };
+	const char *comm = vp_strpool_intern(pool, "prog");
+	vp_test_stack_add(a, 0, "prog;main;h", 5, 50);
+	vp_test_stack_add(b, 0, "prog;main;h", 5, 50);
+	assert_int_equal(vp_stack_tree_add_leaf(a, 0, comm, steps, 3, 1, 10, &leaf), 0);
+	assert_int_equal(vp_stack_tree_add_leaf(b, 0, comm, steps, 3, 1, 10, &leaf2), 0);
+	assert_int_equal(leaf, leaf2);
+	assert_string_equal(vp_stack_tree_node(a, leaf)->name, "g");
+	assert_int_equal(vp_stack_tree_add_at(a, 0, leaf, 3, 30), 0);
+	assert_int_equal(vp_stack_tree_add(b, 0, comm, steps, 3, 3, 30), 0);
+	assert_int_equal(vp_stack_tree_count(a), vp_stack_tree_count(b));
+	for (size_t i = 0; i < vp_stack_tree_count(a); i++)
+		assert_memory_equal(vp_stack_tree_value(a, i, 0), vp_stack_tree_value(b, i, 0),
+				    sizeof(struct vp_stack_value));
+	assert_int_equal(vp_stack_tree_value(a, 0, 0)->samples, 9);
+	assert_int_equal(vp_stack_tree_value(a, leaf, 0)->self_samples, 4);
+	/* the root and nodes past the end are no leaf */
+	assert_true(vp_stack_tree_add_at(a, 0, 0, 1, 1) < 0);
+	assert_true(vp_stack_tree_add_at(a, 0, (uint32_t)vp_stack_tree_count(a), 1, 1) < 0);
+	assert_true(vp_stack_tree_add_at(a, 1, leaf, 1, 1) < 0);
+	vp_stack_tree_free(a);
+	vp_stack_tree_free(b);
+	vp_strpool_free(pool);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_add_at_leaf_is_the_path_again),
 		cmocka_unit_test(test_values_inclusive_and_self),
 		cmocka_unit_test(test_merge_two_sides_and_sort),
 		cmocka_unit_test(test_bad_child_and_side_refused),

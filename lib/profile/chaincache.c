@@ -1,0 +1,106 @@
+/* Call chains already walked into a stack tree (see chaincache.h): a
+ * direct-mapped table keyed by the chain's hash. The -g bench recording's
+ * 281k samples hold 4171 distinct (process, chain) pairs. */
+#include "chaincache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SLOTS 4096
+
+struct slot {
+	const void *tree;
+	const char *comm;
+	uint64_t hash, ip;
+	uint32_t pid, cpumode;
+	uint32_t n, cap;	/* the chain's length, and ips' room */
+	uint64_t *ips;
+	uint32_t leaf;
+	struct vp_stack_gens gens;
+};
+
+struct vp_chain_cache {
+	struct slot slot[SLOTS];
+};
+
+struct vp_chain_cache *vp_chain_cache_new(void)
+{
+	return calloc(1, sizeof(struct vp_chain_cache));
+}
+
+void vp_chain_cache_free(struct vp_chain_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < SLOTS; i++)
+		free(c->slot[i].ips);
+	free(c);
+}
+
+/* The frames vp_stack_resolve reads. */
+static uint32_t chain_len(const struct vp_sample *s)
+{
+	if (!s->callchain)
+		return 0;
+	return s->nr_callchain < VP_STACKS_MAX_FRAMES ? (uint32_t)s->nr_callchain
+						      : VP_STACKS_MAX_FRAMES;
+}
+
+static uint64_t chain_hash(const void *tree, const struct vp_sample *s, uint32_t n)
+{
+	uint64_t h = (uint64_t)(uintptr_t)tree ^ ((uint64_t)s->pid << 32) ^ s->ip ^
+		     ((uint64_t)(s->misc & VP_MISC_CPUMODE_MASK) << 60);
+
+	for (uint32_t i = 0; i < n; i++) {
+		h = (h ^ s->callchain[i]) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	return h ^ n;
+}
+
+int64_t vp_chain_cache_get(struct vp_chain_cache *c, const void *tree, const struct vp_sample *s,
+			   const char *comm)
+{
+	uint32_t n = chain_len(s);
+	uint64_t h = chain_hash(tree, s, n);
+	const struct slot *sl = &c->slot[h & (SLOTS - 1)];
+
+	if (sl->tree != tree || sl->hash != h || sl->comm != comm || sl->pid != s->pid ||
+	    sl->ip != s->ip || sl->cpumode != (s->misc & VP_MISC_CPUMODE_MASK) || sl->n != n ||
+	    (n && memcmp(sl->ips, s->callchain, n * sizeof(*sl->ips))))
+		return -1;
+	for (unsigned i = 0; i < sl->gens.n; i++)
+		if (*sl->gens.genp[i] != sl->gens.gen[i])
+			return -1;
+	return sl->leaf;
+}
+
+void vp_chain_cache_put(struct vp_chain_cache *c, const void *tree, const struct vp_sample *s,
+			const char *comm, uint32_t leaf, const struct vp_stack_gens *gens)
+{
+	uint32_t n = chain_len(s);
+	uint64_t h = chain_hash(tree, s, n);
+	struct slot *sl = &c->slot[h & (SLOTS - 1)];
+
+	sl->tree = NULL;	/* until whole */
+	if (!gens->kept)
+		return;
+	if (n > sl->cap) {
+		uint64_t *v = realloc(sl->ips, n * sizeof(*v));
+		if (!v)
+			return;
+		sl->ips = v;
+		sl->cap = n;
+	}
+	if (n)
+		memcpy(sl->ips, s->callchain, n * sizeof(*sl->ips));
+	sl->comm = comm;
+	sl->hash = h;
+	sl->ip = s->ip;
+	sl->pid = s->pid;
+	sl->cpumode = s->misc & VP_MISC_CPUMODE_MASK;
+	sl->n = n;
+	sl->leaf = leaf;
+	sl->gens = *gens;
+	sl->tree = tree;
+}

@@ -1,0 +1,196 @@
+/* The loader's chain cache (chaincache.c) answers only for the very chain
+ * it was given: the same tree, process, command, sampled address, mode and
+ * frames, while every space the frames resolved in keeps its maps; and a
+ * stack whose frames it could not vouch for is not kept. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fixtures.h"
+#include "lib/perfdata/perf_format.h"
+#include "lib/perfdata/write.h"
+#include "lib/profile/chaincache.h"
+#include "lib/profile/report.h"
+#include "lib/profile/stacktree.h"
+
+static uint64_t chain[3] = { 0x401000, 0x402000, 0x403000 };
+
+static struct vp_sample sample(uint32_t pid, uint64_t ip, uint64_t nr)
+{
+	struct vp_sample s;
+
+	memset(&s, 0, sizeof(s));
+	s.pid = s.tid = pid;
+	s.ip = ip;
+	s.misc = PERF_RECORD_MISC_USER;
+	s.callchain = chain;
+	s.nr_callchain = nr;
+	return s;
+}
+
+static void answers_for_its_chain_only(void **state)
+{
+	(void)state;
+	struct vp_chain_cache *c = vp_chain_cache_new();
+	int tree, other_tree;
+	uint32_t maps = 7, kernel = 3;
+	struct vp_stack_gens g = { { &maps, &kernel }, { 7, 3 }, 2, 1 };
+	struct vp_sample s = sample(42, 0x401000, 3), t;
+	const char *comm = "prog", *other_comm = "prog2";
+
+	assert_non_null(c);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm), -1);
+	vp_chain_cache_put(c, &tree, &s, comm, 17, &g);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm), 17);
+
+	assert_int_equal(vp_chain_cache_get(c, &other_tree, &s, comm), -1);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, other_comm), -1);
+	t = sample(43, 0x401000, 3);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm), -1);
+	t = sample(42, 0x401004, 3);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm), -1);
+	t = sample(42, 0x401000, 2);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm), -1);
+	t = sample(42, 0x401000, 3);
+	t.misc = PERF_RECORD_MISC_KERNEL;
+	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm), -1);
+	uint64_t moved[3] = { 0x401000, 0x402000, 0x403008 };
+	t = sample(42, 0x401000, 3);
+	t.callchain = moved;
+	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm), -1);
+
+	/* a map change in any space the frames resolved in: no answer */
+	maps = 8;
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm), -1);
+	maps = 7;
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm), 17);
+	kernel = 4;
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm), -1);
+
+	/* put again: the new answer, with the gens now */
+	g.gen[1] = 4;
+	vp_chain_cache_put(c, &tree, &s, comm, 21, &g);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm), 21);
+
+	/* frames it could not vouch for: not kept, and the old answer is gone */
+	g.kept = 0;
+	vp_chain_cache_put(c, &tree, &s, comm, 23, &g);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm), -1);
+
+	/* no callchain at all: the sampled address alone is the key */
+	t = sample(42, 0x401000, 0);
+	t.callchain = NULL;
+	g.kept = 1;
+	vp_chain_cache_put(c, &tree, &t, comm, 5, &g);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm), 5);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm), -1);
+	vp_chain_cache_free(c);
+	vp_chain_cache_free(NULL);
+}
+
+/* Many chains: each answers with its own node or not at all (a slot holds
+ * the last chain put there). */
+static void many_chains(void **state)
+{
+	(void)state;
+	struct vp_chain_cache *c = vp_chain_cache_new();
+	int tree;
+	uint32_t maps = 1;
+	struct vp_stack_gens g = { { &maps }, { 1 }, 1, 1 };
+	size_t hits = 0;
+	const char *comm = "p";
+
+	for (uint32_t i = 0; i < 20000; i++) {
+		struct vp_sample s = sample(100 + i % 7, 0x400000 + 16 * (uint64_t)i, 3);
+		vp_chain_cache_put(c, &tree, &s, comm, i + 1, &g);
+	}
+	for (uint32_t i = 0; i < 20000; i++) {
+		struct vp_sample s = sample(100 + i % 7, 0x400000 + 16 * (uint64_t)i, 3);
+		int64_t at = vp_chain_cache_get(c, &tree, &s, comm);
+		assert_true(at == -1 || at == (int64_t)i + 1);
+		hits += at >= 0;
+	}
+	assert_true(hits > 1000);
+	vp_chain_cache_free(c);
+}
+
+/* End to end: one chain sampled before and after its process maps another
+ * object where the first was. The loader's tree must name the frames by
+ * each object in turn: a cache that outlived the map would put the second
+ * sample on the first's path. */
+static void a_remap_is_a_new_path(void **state)
+{
+	(void)state;
+	static uint64_t ids[1] = { 7 };
+	struct vp_pdw_event ev = { .name = "cpu-clock", .ids = ids, .nids = 1 };
+	struct vp_pdw_features feat = { .nr_cpus_avail = 1, .nr_cpus_online = 1 };
+	struct vp_error err = { 0 };
+	struct vp_pdw *w;
+	struct {
+		struct perf_event_header h;
+		uint64_t ip;
+		uint32_t pid, tid;
+		uint64_t time;
+		uint32_t cpu, res;
+		uint64_t period, nr, chain[3];
+	} smp = { { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, sizeof(smp) }, 0x401000, 42, 42, 0,
+		  0, 0, 1000, 3, { PERF_CONTEXT_USER, 0x401000, 0x402000 } };
+	char dir[64], path[128];
+
+	assert_int_equal(vp_test_mkdtemp(dir, "chains"), 0);
+	snprintf(path, sizeof(path), "%s/remap.data", dir);
+	vp_test_cpu_clock_attr(&ev.attr);
+	ev.attr.sample_type |= PERF_SAMPLE_CALLCHAIN;	/* after PERIOD, as smp has it */
+	/* every record at time 0: delivered in the file's order */
+	assert_int_equal(vp_pdw_open(path, &ev, 1, &w, &err), 0);
+	assert_int_equal(vp_pdw_comm(w, 42, 42, "prog"), 0);
+	assert_int_equal(vp_pdw_mmap2(w, PERF_RECORD_MISC_USER, 42, 42, 0x400000, 0x10000, 0, 5, 2,
+				      "/nonexistent/libA.so"), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(vp_pdw_write(w, &smp, sizeof(smp)), 0);
+	assert_int_equal(vp_pdw_mmap2(w, PERF_RECORD_MISC_USER, 42, 42, 0x400000, 0x10000, 0, 5, 2,
+				      "/nonexistent/libB.so"), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(vp_pdw_write(w, &smp, sizeof(smp)), 0);
+	assert_int_equal(vp_pdw_finished_round(w), 0);
+	assert_int_equal(vp_pdw_finish(w, &feat, &err), 0);
+
+	struct vp_load_opts lo;
+	struct vp_profile *p = NULL;
+	vp_load_opts_init(&lo);
+	lo.stacks = 1;
+	lo.threads = 1;
+	assert_int_equal(vp_profile_from_perfdata(path, &lo, &p, &err), 0);
+	const struct vp_stack_tree *t = p->tables[0]->stacks;
+	assert_non_null(t);
+	/* root, prog, and per object the chain's two frames */
+	assert_int_equal(vp_stack_tree_count(t), 6);
+	uint32_t prog = vp_stack_tree_node(t, 0)->child;
+	assert_string_equal(vp_stack_tree_node(t, prog)->name, "prog");
+	uint32_t a = vp_stack_tree_node(t, prog)->child, b = vp_stack_tree_node(t, a)->next;
+	assert_string_equal(vp_stack_tree_node(t, a)->name, "[libA.so]");
+	assert_string_equal(vp_stack_tree_node(t, b)->name, "[libB.so]");
+	assert_int_equal(vp_stack_tree_value(t, a, 0)->samples, 3);
+	assert_int_equal(vp_stack_tree_value(t, b, 0)->samples, 2);
+	uint32_t leaf_b = vp_stack_tree_node(t, b)->child;
+	assert_int_equal(vp_stack_tree_value(t, leaf_b, 0)->self_samples, 2);
+	vp_profile_free(p);
+	assert_int_equal(vp_test_rmtree(dir), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(answers_for_its_chain_only),
+		cmocka_unit_test(many_chains),
+		cmocka_unit_test(a_remap_is_a_new_path),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
