@@ -37,15 +37,6 @@ void vp_chain_cache_free(struct vp_chain_cache *c)
 	free(c);
 }
 
-/* The frames vp_stack_resolve reads. */
-static uint32_t chain_len(const struct vp_sample *s)
-{
-	if (!s->callchain)
-		return 0;
-	return s->nr_callchain < VP_STACKS_MAX_FRAMES ? (uint32_t)s->nr_callchain
-						      : VP_STACKS_MAX_FRAMES;
-}
-
 static uint64_t chain_hash(const void *tree, const struct vp_sample *s, uint32_t n)
 {
 	uint64_t h = (uint64_t)(uintptr_t)tree ^ ((uint64_t)s->pid << 32) ^ s->ip ^
@@ -61,7 +52,7 @@ static uint64_t chain_hash(const void *tree, const struct vp_sample *s, uint32_t
 int64_t vp_chain_cache_get(struct vp_chain_cache *c, const void *tree, const struct vp_sample *s,
 			   const char *comm)
 {
-	uint32_t n = chain_len(s);
+	uint32_t n = (uint32_t)vp_stack_chain_len(s);
 	uint64_t h = chain_hash(tree, s, n);
 	const struct slot *sl = &c->slot[h & (SLOTS - 1)];
 
@@ -78,7 +69,7 @@ int64_t vp_chain_cache_get(struct vp_chain_cache *c, const void *tree, const str
 void vp_chain_cache_put(struct vp_chain_cache *c, const void *tree, const struct vp_sample *s,
 			const char *comm, uint32_t leaf, const struct vp_stack_gens *gens)
 {
-	uint32_t n = chain_len(s);
+	uint32_t n = (uint32_t)vp_stack_chain_len(s);
 	uint64_t h = chain_hash(tree, s, n);
 	struct slot *sl = &c->slot[h & (SLOTS - 1)];
 

@@ -564,7 +564,7 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	    (!(l.frames = calloc(VP_STACKS_MAX_FRAMES + 1, sizeof(*l.frames))) ||
 	     !(l.steps = calloc(VP_STACKS_MAX_FRAMES + 1, sizeof(*l.steps))) ||
 	     !(l.labels = calloc(1, sizeof(*l.labels))) ||
-	     !(l.chains = vp_chain_cache_new()))) {
+	     (o->stacks && !(l.chains = vp_chain_cache_new())))) {
 		r = vp_errorf(err, -ENOMEM, "out of memory");
 		goto out;
 	}

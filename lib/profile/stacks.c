@@ -134,8 +134,7 @@ void vp_stack_resolve(struct vp_session *session, const struct vp_sample *s,
 	size_t n = 0;
 	int added = 0;
 
-	size_t want = s->callchain ? s->nr_callchain < VP_STACKS_MAX_FRAMES ? (size_t)s->nr_callchain
-									: VP_STACKS_MAX_FRAMES : 0;
+	size_t want = vp_stack_chain_len(s);
 	for (size_t i = 0; i < want; i++) {
 		uint64_t ip = s->callchain[i];
 		if (vp_callchain_context(ip, &cpumode))

@@ -70,6 +70,16 @@ struct vp_session *vp_stacks_session(const struct vp_stacks *st);
 /* The event called name, or the file's first when name is NULL. */
 int vp_stacks_event(const struct vp_stacks *st, const char *name, const struct vp_evsel **ev,
 		    struct vp_error *err);
+/* How many of s's callchain entries its stack reads (the chain cut at
+ * VP_STACKS_MAX_FRAMES; 0 without one). */
+static inline size_t vp_stack_chain_len(const struct vp_sample *s)
+{
+	if (!s->callchain)
+		return 0;
+	return s->nr_callchain < VP_STACKS_MAX_FRAMES ? (size_t)s->nr_callchain
+						      : VP_STACKS_MAX_FRAMES;
+}
+
 /* The spaces a stack's frames resolved in, each with its maps' generation
  * then (vp_session_resolve_gen): the same addresses resolve alike while
  * every one holds. kept 0: a frame had none, or more spaces than fit. */
