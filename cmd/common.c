@@ -186,6 +186,7 @@ int vp_cmp_args_build(struct vp_cmp_args *a, char *const *args, size_t n, struct
 	}
 	a->co.events = a->events;
 	a->co.label = a->labels;
+	a->co.threads = a->lo.threads;
 	a->lo.events = a->events;
 	/* the call stacks always (a flame graph of the comparison when the
 	 * inputs have callchains); inclusive counts when asked, counted once

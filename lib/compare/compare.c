@@ -269,6 +269,7 @@ int vp_compare_runs(const struct vp_profile *const *runs, const size_t *runs_per
 	c->value = opts->value;
 	c->rank = opts->rank;
 	c->alpha = opts->alpha > 0 && opts->alpha < 1 ? opts->alpha : VP_ALPHA_DEFAULT;
+	c->threads = opts->threads;
 	for (size_t k = 0; k < c->nruns; k++)
 		copy_meta(c, &c->run_meta[k], &runs[k]->meta, &oom);
 	for (size_t s = 0; s < nsides; s++)

@@ -99,6 +99,7 @@ struct vp_comparison {
 	enum vp_value value;		/* what shares, ratios, statistics and ranks are computed on */
 	enum vp_rank rank;
 	double alpha;			/* significance level; intervals are at confidence 1 - alpha */
+	unsigned threads;		/* the statistics' threads: 0 = this process's CPUs */
 	struct vp_cmp_event *events;
 	size_t nevents;
 };
@@ -113,6 +114,7 @@ struct vp_compare_opts {
 	const char *const *events;	/* NULL-terminated event names to keep; NULL = all */
 	const char *const *label;	/* [nsides] overrides, NULL entries (or NULL) from the runs */
 	double alpha;		/* VP_ALPHA_DEFAULT */
+	unsigned threads;	/* for the statistics; 0 = this process's CPUs */
 };
 
 void vp_compare_opts_init(struct vp_compare_opts *o);

@@ -70,7 +70,7 @@ static int judge_event(struct vp_comparison *c, struct vp_cmp_event *e)
 			continue;
 		if ((r = matrix(c, e, s, &side)) < 0)
 			break;
-		r = vp_stat_event(&base.m, &side.m, c->alpha, res);
+		r = vp_stat_event(&base.m, &side.m, c->alpha, c->threads, res);
 		free(side.buf);
 		if (r == -EINVAL) {
 			/* numbers the method cannot take (a value without samples, from
@@ -85,7 +85,7 @@ static int judge_event(struct vp_comparison *c, struct vp_cmp_event *e)
 		e->stat_ok[s] = r == 0;
 	}
 	if (r == 0 && e->nruns[0] >= 4) {
-		r = vp_stat_aa_floor(&base.m, c->alpha, &flagged);
+		r = vp_stat_aa_floor(&base.m, c->alpha, c->threads, &flagged);
 		if (r == 0)
 			e->noise_floor = (long)flagged;
 		r = r == -EINVAL ? 0 : r;

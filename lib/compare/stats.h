@@ -85,15 +85,18 @@ struct vp_stat_runs {
 void vp_stat_runs_row(const struct vp_stat_runs *m, size_t row, struct vp_stat_side *out);
 /* Every row of an event, side against baseline: out[r] for r < nrows, with q
  * by Benjamini-Hochberg across the event's rows and significant = q < alpha.
+ * The rows are shared among up to `threads` threads (0: this process's
+ * CPUs); each row is computed alone, so out is the same on any number.
  * Returns 0, -EINVAL (as vp_stat_row, or nrows differ) or -ENOMEM. */
 int vp_stat_event(const struct vp_stat_runs *base, const struct vp_stat_runs *side, double alpha,
-		  struct vp_stat_result *out);
+		  unsigned threads, struct vp_stat_result *out);
 
 /* The A/A noise floor: the baseline's first floor(n/2) runs against the rest,
  * in the order given, compared as vp_stat_event does; *flagged = the rows
  * significant there (under no real difference, ideally 0). Needs n >= 4 runs:
  * -EINVAL otherwise; -ENOMEM. */
-int vp_stat_aa_floor(const struct vp_stat_runs *base, double alpha, size_t *flagged);
+int vp_stat_aa_floor(const struct vp_stat_runs *base, double alpha, unsigned threads,
+		     size_t *flagged);
 
 /* A quantity measured once per run (a recording's wall time, CPU time...):
  * the difference of the side's mean and the baseline's, with Welch's

@@ -7,6 +7,12 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "lib/util/threads.h"
+
+/* Rows per queue item: an exact binomial row costs ~20 us (644 rows of two
+ * 300 MB recordings took 13 ms on one thread), a thread's start ~50 us. */
+#define ROWS_PER_ITEM	16
+
 struct ranked {
 	double p;
 	size_t i;
@@ -61,9 +67,35 @@ void vp_stat_runs_row(const struct vp_stat_runs *m, size_t row, struct vp_stat_s
 	out->total_samples = m->total_samples;
 }
 
-int vp_stat_event(const struct vp_stat_runs *base, const struct vp_stat_runs *side, double alpha,
-		  struct vp_stat_result *out)
+struct event_rows {
+	const struct vp_stat_runs *base, *side;
+	double alpha;
+	struct vp_stat_result *out;
+};
+
+static int rows_item(void *ctx, unsigned thread, size_t item)
 {
+	const struct event_rows *j = ctx;
+	size_t end = (item + 1) * ROWS_PER_ITEM;
+	int rc;
+
+	(void)thread;
+	for (size_t r = item * ROWS_PER_ITEM; r < end && r < j->base->nrows; r++) {
+		struct vp_stat_side a, b;
+
+		vp_stat_runs_row(j->base, r, &a);
+		vp_stat_runs_row(j->side, r, &b);
+		if ((rc = vp_stat_row(&a, &b, j->alpha, &j->out[r])) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int vp_stat_event(const struct vp_stat_runs *base, const struct vp_stat_runs *side, double alpha,
+		  unsigned threads, struct vp_stat_result *out)
+{
+	struct event_rows j = { base, side, alpha, out };
+	size_t items = (base->nrows + ROWS_PER_ITEM - 1) / ROWS_PER_ITEM;
 	double *q;
 	int rc = 0;
 
@@ -71,14 +103,12 @@ int vp_stat_event(const struct vp_stat_runs *base, const struct vp_stat_runs *si
 		return -EINVAL;
 	if (!base->nrows)
 		return 0;
-	for (size_t r = 0; r < base->nrows; r++) {
-		struct vp_stat_side a, b;
-
-		vp_stat_runs_row(base, r, &a);
-		vp_stat_runs_row(side, r, &b);
-		if ((rc = vp_stat_row(&a, &b, alpha, &out[r])) < 0)
-			return rc;
-	}
+	/* rows are independent and each is computed alone: the same results
+	 * on any number of threads */
+	if (!threads)
+		threads = vp_cpus_available();
+	if ((rc = vp_run_queue(items > 1 ? threads : 1, items, rows_item, &j)) < 0)
+		return rc;
 	q = malloc(base->nrows * sizeof(*q));
 	if (!q)
 		return -ENOMEM;
@@ -93,7 +123,8 @@ int vp_stat_event(const struct vp_stat_runs *base, const struct vp_stat_runs *si
 	return rc;
 }
 
-int vp_stat_aa_floor(const struct vp_stat_runs *base, double alpha, size_t *flagged)
+int vp_stat_aa_floor(const struct vp_stat_runs *base, double alpha, unsigned threads,
+		     size_t *flagged)
 {
 	size_t n = base->nruns, h = n / 2;
 	struct vp_stat_runs first = *base, rest = *base;
@@ -115,7 +146,7 @@ int vp_stat_aa_floor(const struct vp_stat_runs *base, double alpha, size_t *flag
 	res = malloc(base->nrows * sizeof(*res));
 	if (!res)
 		return -ENOMEM;
-	rc = vp_stat_event(&first, &rest, alpha, res);
+	rc = vp_stat_event(&first, &rest, alpha, threads, res);
 	for (size_t r = 0; rc == 0 && r < base->nrows; r++)
 		*flagged += res[r].significant != 0;
 	free(res);

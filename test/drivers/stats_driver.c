@@ -1,4 +1,5 @@
-/* Drives lib/compare/stats from text, for test/integration/stats_oracle.sh:
+/* Drives lib/compare/stats from text, for test/integration/stats_oracle.sh,
+ * on 4 threads (as compare shares an event's rows among its CPUs):
  * cases in (format in test/stats_oracle.py), one line per row out, every
  * number with 17 significant digits, so the oracle can check them exactly. */
 #include <math.h>
@@ -55,7 +56,7 @@ int main(void)
 			if (!word("r") || !nums(xa + r * na, na) || !nums(ca + r * na, na) ||
 			    !nums(xb + r * nb, nb) || !nums(cb + r * nb, nb))
 				return 2;
-		rc = vp_stat_event(&a, &b, alpha, res);
+		rc = vp_stat_event(&a, &b, alpha, 4, res);
 		if (rc < 0) {
 			printf("error %d\n", rc);
 		} else {
@@ -72,7 +73,7 @@ int main(void)
 				printf(" %d %s\n", res[r].significant,
 				       res[r].basis == VP_STAT_RUNS ? "runs" : "sampling");
 			}
-			rc = vp_stat_aa_floor(&a, alpha, &flagged);
+			rc = vp_stat_aa_floor(&a, alpha, 4, &flagged);
 			if (rc == 0)
 				printf("floor %zu\n", flagged);
 			else

@@ -323,7 +323,7 @@ static void event_is_rows_plus_bh(void **state)
 		for (size_t k = 0; k < 4; k++)
 			b.v[r * 4 + k] = draw(g, (1000 + 100 * r) * (r < 5 ? 1.3 : 1), 0.1);
 	}
-	assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, ev), 0);
+	assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, 1, ev), 0);
 	for (size_t r = 0; r < 20; r++) {
 		struct vp_stat_side sa, sb;
 
@@ -342,11 +342,11 @@ static void event_is_rows_plus_bh(void **state)
 	wide.m.stride = 8;
 	for (size_t r = 0; r < 20; r++)
 		memcpy(&wide.v[r * 8], &a.v[r * 5], 5 * sizeof(double));
-	assert_int_equal(vp_stat_event(&wide.m, &b.m, 0.05, strided), 0);
+	assert_int_equal(vp_stat_event(&wide.m, &b.m, 0.05, 1, strided), 0);
 	assert_memory_equal(strided, ev, sizeof(ev));
 
 	b.m.nrows = 19;
-	assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, ev), -EINVAL);
+	assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, 1, ev), -EINVAL);
 	gsl_rng_free(g);
 }
 
@@ -362,13 +362,13 @@ static void aa_floor_splits_in_order(void **state)
 	mat_init(&x, 2, 5, 1000);
 	memcpy(x.v, split, sizeof(split));
 	memcpy(x.v + 5, mixed, sizeof(mixed));
-	assert_int_equal(vp_stat_aa_floor(&x.m, 0.05, &flagged), 0);
+	assert_int_equal(vp_stat_aa_floor(&x.m, 0.05, 1, &flagged), 0);
 	assert_int_equal(flagged, 1);
 	memcpy(x.v, mixed, sizeof(mixed));
-	assert_int_equal(vp_stat_aa_floor(&x.m, 0.05, &flagged), 0);
+	assert_int_equal(vp_stat_aa_floor(&x.m, 0.05, 1, &flagged), 0);
 	assert_int_equal(flagged, 0);
 	x.m.nruns = 3;
-	assert_int_equal(vp_stat_aa_floor(&x.m, 0.05, &flagged), -EINVAL);
+	assert_int_equal(vp_stat_aa_floor(&x.m, 0.05, 1, &flagged), -EINVAL);
 }
 
 static void describe_and_bad_input(void **state)
@@ -443,7 +443,7 @@ static void simulated_fdr_and_power(void **state)
 			cv[r] = 0.05 + gsl_rng_uniform(g) * 0.35;
 		}
 		fill_event(g, &a, &b, ROWS, 5, 5, 1, mean, cv);
-		assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, res), 0);
+		assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, 1, res), 0);
 		for (int r = 0; r < ROWS; r++)
 			if (res[r].significant) {
 				any++;
@@ -453,7 +453,7 @@ static void simulated_fdr_and_power(void **state)
 		cv[0] = e % 2 ? 0.1 : 0.05;
 		mean[0] = 2000;
 		fill_event(g, &a, &b, ROWS, 5, 5, 1.5, mean, cv);
-		assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, res), 0);
+		assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, 1, res), 0);
 		hit[e % 2] += res[0].significant;
 		covered += res[0].ratio_lo <= 1.5 && 1.5 <= res[0].ratio_hi;
 		{
@@ -506,7 +506,7 @@ static void simulated_floor_and_sampling(void **state)
 			cv[r] = 0.05 + gsl_rng_uniform(g) * 0.35;
 		}
 		fill_event(g, &a, &b, ROWS, 10, 1, 1, mean, cv);
-		assert_int_equal(vp_stat_aa_floor(&a.m, 0.05, &flagged), 0);
+		assert_int_equal(vp_stat_aa_floor(&a.m, 0.05, 1, &flagged), 0);
 		floors += flagged > 0;
 
 		/* one run each, counts Poisson around the same rate */
@@ -516,7 +516,7 @@ static void simulated_floor_and_sampling(void **state)
 			a.t[0] += a.v[r] = gsl_ran_poisson(g, mean[r]);
 			b.t[0] += b.v[r] = gsl_ran_poisson(g, mean[r]);
 		}
-		assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, res), 0);
+		assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, 1, res), 0);
 		for (int r = 0; r < ROWS; r++)
 			if (res[r].significant) {
 				assert_int_equal(res[r].basis, VP_STAT_SAMPLING);
@@ -591,13 +591,13 @@ static void simulated_tiny_counts(void **state)
 				if (si == 2) {
 					/* the A/A floor of a 5-run baseline: 2 runs against 3 */
 					fill_poisson(g, &a, ROWS, 5, rate, period);
-					assert_int_equal(vp_stat_aa_floor(&a.m, alpha, &flagged), 0);
+					assert_int_equal(vp_stat_aa_floor(&a.m, alpha, 1, &flagged), 0);
 					any += flagged > 0;
 					continue;
 				}
 				fill_poisson(g, &a, ROWS, shape[si][0], rate, period);
 				fill_poisson(g, &b, ROWS, shape[si][1], rate, period);
-				assert_int_equal(vp_stat_event(&a.m, &b.m, alpha, res), 0);
+				assert_int_equal(vp_stat_event(&a.m, &b.m, alpha, 1, res), 0);
 				flagged = 0;
 				for (int r = 0; r < ROWS; r++) {
 					assert_int_equal(res[r].basis, VP_STAT_RUNS);
@@ -625,13 +625,46 @@ static void simulated_tiny_counts(void **state)
 			for (int k = 0; k < 2; k++) {
 				fill_poisson(g, &a, 1, 5, &rates[k][0], 1e6);
 				fill_poisson(g, &b, 1, 5, &rates[k][1], 1e6);
-				assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, res), 0);
+				assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, 1, res), 0);
 				hit[k] += res[0].significant;
 			}
 		print_message("tiny counts, 5 vs 5 runs: 3 vs 12 a run flagged in %d of 1000, 0.5 vs 5 "
 			      "in %d\n", hit[0], hit[1]);
 		assert_true(hit[0] >= 950 && hit[1] >= 850);
 	}
+	gsl_rng_free(g);
+}
+
+/* An event's rows shared among threads give what one thread gives, bit for
+ * bit, exact binomial rows (one run a side) and run rows alike; a bad row in
+ * a later thread's share still fails the event. */
+static void event_same_on_any_threads(void **state)
+{
+	static struct matrix a, b;
+	static struct vp_stat_result one[64], many[64];
+	static const size_t runs[][2] = { { 1, 1 }, { 5, 4 } };
+	double rate[64];
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	(void)state;
+
+	gsl_rng_set(g, 23);
+	for (int r = 0; r < 64; r++)
+		rate[r] = r % 3 ? 2 + 40 * gsl_rng_uniform(g) : 3000 * gsl_rng_uniform(g);
+	for (size_t k = 0; k < 2; k++) {
+		fill_poisson(g, &a, 64, runs[k][0], rate, 1e6);
+		fill_poisson(g, &b, 64, runs[k][1], rate, 1e6);
+		memset(one, 0, sizeof(one));
+		assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, 1, one), 0);
+		for (unsigned t = 2; t <= 8; t *= 2) {
+			memset(many, 0xa5, sizeof(many));
+			assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, t, many), 0);
+			assert_memory_equal(one, many, sizeof(one));
+		}
+		assert_int_equal(one[1].basis, k ? VP_STAT_RUNS : VP_STAT_SAMPLING);
+	}
+	b.c[60 * 4] = 0;	/* row 60 has a value without samples */
+	b.v[60 * 4] = 1e6;
+	assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, 4, many), -EINVAL);
 	gsl_rng_free(g);
 }
 
@@ -696,6 +729,7 @@ int main(void)
 		cmocka_unit_test(bh_published_vector),
 		cmocka_unit_test(bh_paper_example),
 		cmocka_unit_test(event_is_rows_plus_bh),
+		cmocka_unit_test(event_same_on_any_threads),
 		cmocka_unit_test(aa_floor_splits_in_order),
 		cmocka_unit_test(describe_and_bad_input),
 		cmocka_unit_test(mean_interval_published),
