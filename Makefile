@@ -4,7 +4,12 @@
 PREFIX   ?= /usr/local
 BUILD    ?= build
 CC       ?= cc
-PKGS      = libtraceevent libxml-2.0 cairo libelf gsl libprotobuf-c zlib
+# The executable links CORE_PKGS; libxml2 and cairo only vmprof-formats.so,
+# which it loads when an XML, SVG, HTML, PNG, PDF or EPS is read or written
+# (cmd/formats_module.c says why).
+CORE_PKGS = libtraceevent libelf gsl libprotobuf-c zlib
+MOD_PKGS  = libxml-2.0 cairo
+PKGS      = $(CORE_PKGS) $(MOD_PKGS)
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -17,11 +22,17 @@ CFLAGS   ?= $(OPT)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -DVP_VERSION='"$(VERSION)"' $(WARN) \
              -I. -I$(GEN) $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS    = $(PKG_LIBS) -lcsv -liberty -lm
+EXE_LDLIBS = $(shell pkg-config --libs $(CORE_PKGS) 2>/dev/null) -lcsv -liberty -lm
+MOD_LDLIBS = $(shell pkg-config --libs $(MOD_PKGS) 2>/dev/null) -lm
 
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 LIB_SRCS  = $(sort $(wildcard lib/*/*.c converters/*.c render/*.c))
-CMD_SRCS  = $(sort $(wildcard cmd/*.c))
+# the forwarders into vmprof-formats.so stand in for MOD_SRCS' entry points
+# in the executable alone (libvmprof.a, for tests and fuzzers, has them all)
+SHIM_SRC  = cmd/formats_module.c
+CMD_SRCS  = $(filter-out $(SHIM_SRC),$(sort $(wildcard cmd/*.c)))
+MOD_SRCS  = $(sort $(wildcard render/*.c)) converters/xml_read.c converters/xml_write.c
 UNIT_SRCS = $(sort $(wildcard test/unit/test_*.c))
 UNIT_HELP = $(filter-out $(UNIT_SRCS),$(sort $(wildcard test/unit/*.c)))
 
@@ -32,10 +43,15 @@ GEN       = $(BUILD)/gen
 
 LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN)/profile.pb-c.o $(GEN)/report_assets.o
 CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/%.o)
+MOD_OBJS  = $(MOD_SRCS:%.c=$(BUILD)/%.o) $(GEN)/report_assets.o
+EXE_OBJS  = $(CMD_OBJS) $(SHIM_SRC:%.c=$(BUILD)/%.o) $(filter-out $(MOD_OBJS),$(LIB_OBJS))
 UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/test/%)
 SAN_LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/profile.pb-c.o \
                 $(BUILD)/san/gen/report_assets.o
 SAN_CMD_OBJS  = $(CMD_SRCS:%.c=$(BUILD)/san/%.o)
+SAN_MOD_OBJS  = $(MOD_SRCS:%.c=$(BUILD)/san/%.o) $(BUILD)/san/gen/report_assets.o
+SAN_EXE_OBJS  = $(SAN_CMD_OBJS) $(SHIM_SRC:%.c=$(BUILD)/san/%.o) \
+                $(filter-out $(SAN_MOD_OBJS),$(SAN_LIB_OBJS))
 SAN_UNIT_BINS = $(UNIT_SRCS:test/unit/%.c=$(BUILD)/san/test/%)
 # Programs through which integration tests drive lib/ (test/drivers/*.c)
 DRIVER_SRCS = $(sort $(wildcard test/drivers/*.c))
@@ -47,7 +63,7 @@ SAN_DRIVER_BINS = $(DRIVER_SRCS:test/drivers/%.c=$(BUILD)/san/test/drivers/%)
         bench demo fuzz fuzz-ci install clean distclean workloads
 .DELETE_ON_ERROR:
 
-all: $(BUILD)/vmprof
+all: $(BUILD)/vmprof $(BUILD)/vmprof-formats.so
 
 # Example workloads (examples/workloads/*.c), each one program, built with
 # frame pointers and symbols so their functions show by name on host and guest.
@@ -71,8 +87,17 @@ check-vm: deps
 	@$(MAKE) --no-print-directory all workloads $(BUILD)/san/vmprof
 	@$(MAKE) --no-print-directory check-integration T=vm_
 
-$(BUILD)/vmprof: $(CMD_OBJS) $(BUILD)/libvmprof.a
-	$(CC) $(CFLAGS) -o $@ $(CMD_OBJS) $(BUILD)/libvmprof.a $(LDLIBS)
+# Every lib/ object goes in whole and its vp_ symbols are exported
+# (cmd/exports.list): the module calls into them. The module binds its own
+# calls to itself (-Bsymbolic), so the forwarders of the same names never
+# catch them.
+EXE_LDFLAGS = -Wl,--dynamic-list=cmd/exports.list
+$(BUILD)/vmprof: $(EXE_OBJS) cmd/exports.list | $(BUILD)/vmprof-formats.so
+	$(CC) $(CFLAGS) $(EXE_LDFLAGS) -o $@ $(EXE_OBJS) $(EXE_LDLIBS)
+
+$(BUILD)/vmprof-formats.so: $(MOD_OBJS)
+	$(CC) $(CFLAGS) -shared -Wl,-Bsymbolic -o $@ $(MOD_OBJS) $(MOD_LDLIBS)
+$(MOD_OBJS) $(SAN_MOD_OBJS): ALL_CFLAGS += -fPIC
 
 $(BUILD)/libvmprof.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
@@ -109,7 +134,7 @@ $(BUILD)/fuzz/gen/%.o: $(GEN)/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC fuzz $<"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
-$(LIB_SRCS:%.c=$(BUILD)/%.o) $(CMD_OBJS) $(LIB_SRCS:%.c=$(BUILD)/san/%.o) $(SAN_CMD_OBJS) \
+$(LIB_SRCS:%.c=$(BUILD)/%.o) $(EXE_OBJS) $(LIB_SRCS:%.c=$(BUILD)/san/%.o) $(SAN_EXE_OBJS) \
     $(LIB_SRCS:%.c=$(BUILD)/fuzz/%.o): | $(GEN)/profile.pb-c.h
 
 $(BUILD)/test/%: test/unit/%.c $(UNIT_HELP) $(BUILD)/libvmprof.a
@@ -130,8 +155,11 @@ $(BUILD)/san/%.o: %.c
 $(BUILD)/san/libvmprof.a: $(SAN_LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/san/vmprof: $(SAN_CMD_OBJS) $(BUILD)/san/libvmprof.a
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $(SAN_CMD_OBJS) $(BUILD)/san/libvmprof.a $(LDLIBS)
+$(BUILD)/san/vmprof: $(SAN_EXE_OBJS) cmd/exports.list | $(BUILD)/san/vmprof-formats.so
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(EXE_LDFLAGS) -o $@ $(SAN_EXE_OBJS) $(EXE_LDLIBS)
+
+$(BUILD)/san/vmprof-formats.so: $(SAN_MOD_OBJS)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -shared -Wl,-Bsymbolic -o $@ $(SAN_MOD_OBJS) $(MOD_LDLIBS)
 
 $(BUILD)/san/test/%: test/unit/%.c $(UNIT_HELP) $(BUILD)/san/libvmprof.a
 	@mkdir -p $(dir $@)
@@ -222,9 +250,11 @@ check-integration-opt: $(BUILD)/vmprof $(DRIVER_BINS)
 bench: deps all
 	@scripts/bench.sh $(abspath $(BUILD)/vmprof)
 
-install: $(BUILD)/vmprof
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+install: $(BUILD)/vmprof $(BUILD)/vmprof-formats.so
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/vmprof \
+	    $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/vmprof $(DESTDIR)$(PREFIX)/bin/vmprof
+	install -m 644 $(BUILD)/vmprof-formats.so $(DESTDIR)$(PREFIX)/lib/vmprof/vmprof-formats.so
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:
@@ -234,4 +264,4 @@ clean:
 distclean: clean
 	rm -rf demo-out
 
--include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(SAN_LIB_OBJS:.o=.d) $(SAN_CMD_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(EXE_OBJS:.o=.d) $(SAN_LIB_OBJS:.o=.d) $(SAN_EXE_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d)

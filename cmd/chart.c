@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "common.h"
+#include "formats_module.h"
 #include "options.h"
 #include "progress.h"
 #include "converters/formats.h"
@@ -179,6 +180,9 @@ int cmd_chart(int argc, char **argv)
 	struct vp_error err = { 0 };
 	int i, status = 1;
 
+	/* charts are drawn by vmprof-formats.so, their options parsed there too */
+	if (vp_formats_load(&err) < 0)
+		return vp_cmd_fail("chart", &err);
 	vp_chart_opts_init(&a.co);
 	vp_cmp_args_init(&a.cmp);
 	i = vp_opts_parse(&info, argc, argv, on_opt, &a);

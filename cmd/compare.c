@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "common.h"
+#include "formats_module.h"
 #include "options.h"
 #include "progress.h"
 #include "converters/formats.h"
@@ -114,6 +115,11 @@ int cmd_compare(int argc, char **argv)
 			vp_usage_error(&info, "give two sides or more: HOST GUEST, or SIDE SIDE...");
 		vp_cmp_args_free(&a.cmp);
 		return 2;
+	}
+	/* the comparison is saved as XML, by vmprof-formats.so */
+	if (vp_formats_load(&err) < 0) {
+		vp_cmd_fail("compare", &err);
+		goto out;
 	}
 	vp_cmd_progress_start("compare");
 	int r = vp_cmp_args_build(&a.cmp, argv + i, (size_t)(argc - i), &c, &err);

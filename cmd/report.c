@@ -7,6 +7,7 @@
 #include "options.h"
 #include "progress.h"
 #include "converters/formats.h"
+#include "formats_module.h"
 #include "converters/iotable.h"
 #include "lib/profile/report.h"
 
@@ -158,6 +159,11 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	a.load.events = a.events;
+	/* the XML writer is in vmprof-formats.so: missing, stop before reading */
+	if (!a.split && !strcmp(a.format, "xml") && vp_formats_load(&err) < 0) {
+		status = vp_cmd_fail("report", &err);
+		goto out;
+	}
 	vp_cmd_progress_start("report");
 	r = vp_load_profile(a.input, &a.load, &prof, &err);
 	vp_cmd_progress_stop();
