@@ -43,14 +43,16 @@ python3 "$top/scripts/perfdata-repeat.py" "$tmp/flat.data" "$tmp/half.data" "$ha
 # pairs NAME A-CMD -- B-CMD: BENCH_PAIRS (default 5) pairs of runs, which of A
 # and B goes first alternating (A B, B A, ...); keeps each run's wall time
 # and peak RSS in $tmp/NAME.a and $tmp/NAME.b, one line per pair.
-run() {	# run CMD...: "WALL RSS" of one run, its output discarded
-	local t0 t1 r
-	t0=$EPOCHREALTIME
-	/usr/bin/time -f "%M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
+# The stopwatch (scripts/bench-run.c) times the command alone, fork to exit,
+# and takes `taskset -c CPUS` as its own -c: the 2.5 ms a run that starting
+# /usr/bin/time and taskset took were inside every figure before.
+gcc -O2 -o "$tmp/bench-run" "$top/scripts/bench-run.c"
+run() {	# run [taskset -c CPUS] CMD...: "WALL RSS" of one run, its output discarded
+	local cpus=()
+	if [ "$1" = taskset ] && [ "$2" = -c ]; then cpus=(-c "$3"); shift 3; fi
+	"$tmp/bench-run" -o "$tmp/time" "${cpus[@]}" -- "$@" 2>"$tmp/err" ||
 		{ cat "$tmp/err" >&2; say "bench: '$*' failed"; exit 1; }
-	t1=$EPOCHREALTIME
-	read -r r < "$tmp/time"
-	awk -v a="$t0" -v b="$t1" -v r="$r" 'BEGIN { printf "%.4f %d\n", b - a, r }'
+	cat "$tmp/time"
 }
 # pair NAME I A-CMD -- B-CMD: the I-th pair of NAME (odd I: A first).
 pair() {
