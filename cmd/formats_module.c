@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,8 @@
 #define MODULE "vmprof-formats.so"
 
 static void *module;
+static struct vp_error load_err;
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
 /* glibc's loader maps a shared object's segments as its headers say and
  * faults when the file is shorter (a copy cut short): check them first. */
@@ -55,14 +58,14 @@ static int whole_elf(const char *path, struct vp_error *err)
 	return rc;
 }
 
-int vp_formats_load(struct vp_error *err)
+/* Once per process, whichever thread (a comparison reads its runs on
+ * several) comes first: module, or load_err. */
+static int load(struct vp_error *err)
 {
 	static const char *const where[] = { "", "../lib/vmprof/" };
 	char exe[PATH_MAX], path[PATH_MAX + 64];
 	ssize_t n;
 
-	if (module)
-		return 0;
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
 		return vp_errorf(err, -errno, "cannot find " MODULE ": /proc/self/exe: %s",
@@ -82,6 +85,20 @@ int vp_formats_load(struct vp_error *err)
 	return vp_errorf(err, -ENOENT,
 			 "no " MODULE " in '%s' or '%s../lib/vmprof': XML, SVG, HTML, PNG, PDF and "
 			 "EPS need it (make install puts it there)", exe, exe);
+}
+
+static void load_module(void)
+{
+	load(&load_err);
+}
+
+int vp_formats_load(struct vp_error *err)
+{
+	pthread_once(&load_once, load_module);
+	if (module)
+		return 0;
+	*err = load_err;
+	return err->code;
 }
 
 /* name in the module; on failure err is set and NULL returned */
@@ -111,23 +128,30 @@ static void *find_or_exit(const char *name)
 	return fn;
 }
 
-/* A forwarder: the function's type, looked up once. */
-#define FORWARD(ret, name, params, args, lookup)          \
-	ret name params                                    \
-	{                                                  \
-		static ret(*fn) params;                    \
-		if (!fn)                                   \
-			fn = (ret(*) params)lookup;        \
-		return fn args;                            \
+/* A forwarder: the function's type, looked up on first use (threads that
+ * race there look up the same address). */
+#define FORWARD(ret, name, params, args, lookup)                                \
+	ret name params                                                         \
+	{                                                                       \
+		static ret(*fn) params;                                         \
+		ret(*fwd) params = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);      \
+		if (!fwd)                                                       \
+			__atomic_store_n(&fn, fwd = (ret(*) params)lookup,      \
+					 __ATOMIC_RELEASE);                     \
+		return fwd args;                                                \
 	}
 /* the same for a reader or renderer that reports through err */
-#define FORWARD_ERR(name, params, args)                                        \
+#define FORWARD_ERR(name, params, args)                                         \
 	int name params                                                         \
 	{                                                                       \
 		static int(*fn) params;                                         \
-		if (!fn && !(fn = (int(*) params)find(#name, err)))            \
-			return err->code;                                       \
-		return fn args;                                                 \
+		int(*fwd) params = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);      \
+		if (!fwd) {                                                     \
+			if (!(fwd = (int(*) params)find(#name, err)))           \
+				return err->code;                               \
+			__atomic_store_n(&fn, fwd, __ATOMIC_RELEASE);           \
+		}                                                               \
+		return fwd args;                                                \
 	}
 
 FORWARD_ERR(vp_profile_read_xml,
