@@ -1,26 +1,67 @@
-/* make bench's ceiling for the cores goal: a job that divides perfectly,
+/* make bench's ceilings for the cores goal: jobs that divide perfectly,
  * shaped like vmprof's count (fixed chunks of work taken from one queue
- * by a thread per CPU it is given), with no memory traffic and no serial
- * part. What it gains from more CPUs in the same minutes is what this
- * machine gives at best: a virtual machine's CPUs need not run at the same
- * speed, nor each at full speed while the other runs.
- * Usage: bench-ceiling [CHUNKS [ITERATIONS]]  (default 256 chunks of 600000) */
+ * by a thread per CPU it is given), with no serial part. What they gain
+ * from more CPUs in the same minutes is what this machine gives at best: a
+ * virtual machine's CPUs need not run at the same speed, nor each at full
+ * speed while the other runs.
+ * - compute (the default): no memory traffic at all;
+ * - --read FILE: a file read the way vmprof reads one, and nothing else:
+ *   one mapping of it, each 2 MiB chunk populated (MADV_POPULATE_READ),
+ *   every cache line of it read, and the chunk given back (MADV_DONTNEED).
+ *   Here the page cache's mapping, not the memory, is what two CPUs share:
+ *   reading the same bytes from anonymous memory gained 2.0x.
+ * Usage: bench-ceiling [CHUNKS [ITERATIONS]]  (default 256 chunks of 600000)
+ *        bench-ceiling --read FILE */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+#define READ_CHUNK (2ul << 20)
 
 static unsigned long chunks, iters, next;
+static const unsigned char *map;
+static size_t map_len;
 static volatile unsigned long sink;
+
+static unsigned long compute(unsigned long k, unsigned long acc)
+{
+	(void)k;
+	for (unsigned long i = 0; i < iters; i++)
+		acc += (i * 2654435761u) ^ (acc >> 7);
+	return acc;
+}
+
+static unsigned long read_chunk(unsigned long k, unsigned long acc)
+{
+	size_t off = k * READ_CHUNK, len = map_len - off < READ_CHUNK ? map_len - off : READ_CHUNK;
+	void *p = (void *)(map + off);
+
+	madvise(p, len, MADV_POPULATE_READ);
+	for (size_t i = 0; i < len; i += 64)
+		acc += map[off + i];
+	madvise(p, len, MADV_DONTNEED);
+	return acc;
+}
+
+static unsigned long (*work)(unsigned long k, unsigned long acc) = compute;
 
 static void *worker(void *arg)
 {
-	unsigned long acc = 0;
+	unsigned long acc = 0, k;
 
 	(void)arg;
-	while (__atomic_fetch_add(&next, 1, __ATOMIC_RELAXED) < chunks)
-		for (unsigned long i = 0; i < iters; i++)
-			acc += (i * 2654435761u) ^ (acc >> 7);
+	while ((k = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED)) < chunks)
+		acc = work(k, acc);
 	sink += acc;
 	return NULL;
 }
@@ -31,8 +72,22 @@ int main(int argc, char **argv)
 	pthread_t t[256];
 	int n = 1, made = 0;
 
-	chunks = argc > 1 ? strtoul(argv[1], NULL, 10) : 256;
-	iters = argc > 2 ? strtoul(argv[2], NULL, 10) : 600000;
+	if (argc > 2 && !strcmp(argv[1], "--read")) {
+		int fd = open(argv[2], O_RDONLY);
+		struct stat st;
+
+		if (fd < 0 || fstat(fd, &st) < 0 || st.st_size == 0 ||
+		    (map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
+			perror(argv[2]);
+			return 1;
+		}
+		map_len = st.st_size;
+		chunks = (map_len + READ_CHUNK - 1) / READ_CHUNK;
+		work = read_chunk;
+	} else {
+		chunks = argc > 1 ? strtoul(argv[1], NULL, 10) : 256;
+		iters = argc > 2 ? strtoul(argv[2], NULL, 10) : 600000;
+	}
 	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
 		n = CPU_COUNT(&set) < 256 ? CPU_COUNT(&set) : 256;
 	for (int i = 1; i < n; i++)

@@ -159,7 +159,9 @@ gcc -O2 -pthread -o "$tmp/ceiling" "$top/scripts/bench-ceiling.c"
 ceiling=("$tmp/ceiling" 400)
 # A noisy figure (a pair's ratio ranged 1.28-2.15 in one run): 2n-1 pairs.
 warm "$tmp/big.data" "$tmp/bigg.data"
-for name in cores ceil coresg ceilg; do : > "$tmp/$name.a"; : > "$tmp/$name.b"; done
+# A second ceiling reads the file the way vmprof does and does nothing else
+# (bench-ceiling --read): what the page cache's mapping gives from more CPUs.
+for name in cores ceil coresg ceilg readf readg; do : > "$tmp/$name.a"; : > "$tmp/$name.b"; done
 for i in $(seq "$wide"); do
 	pair cores "$i" taskset -c 0 "$vmprof" report --sort sym "$tmp/big.data" -- \
 		taskset -c "$all" "$vmprof" report --sort sym "$tmp/big.data"
@@ -167,6 +169,10 @@ for i in $(seq "$wide"); do
 	pair coresg "$i" taskset -c 0 "$vmprof" report --sort sym "$tmp/bigg.data" -- \
 		taskset -c "$all" "$vmprof" report --sort sym "$tmp/bigg.data"
 	pair ceilg "$i" taskset -c 0 "${ceiling[@]}" -- taskset -c "$all" "${ceiling[@]}"
+	pair readf "$i" taskset -c 0 "$tmp/ceiling" --read "$tmp/big.data" -- \
+		taskset -c "$all" "$tmp/ceiling" --read "$tmp/big.data"
+	pair readg "$i" taskset -c 0 "$tmp/ceiling" --read "$tmp/bigg.data" -- \
+		taskset -c "$all" "$tmp/ceiling" --read "$tmp/bigg.data"
 done
 show cores "one CPU" "$ncpu CPUs"
 verdict "cores: one CPU wall / $ncpu CPUs wall (-g data below)" cores 1 "" 1.8
@@ -186,6 +192,16 @@ printf '  vmprof reaches %s of it on the flat file and %s on the -g file (median
 	"$of_flat" "$of_g"
 printf '%s|%.2f|%.2f|%.2f|-|%s\n' "cores ceiling here: a perfectly parallel job" "$c_med" "$c_lo" "$c_hi" \
 	"vmprof at $of_flat, $of_g" >> "$tmp/summary"
+cat "$tmp/readf.a" "$tmp/readg.a" > "$tmp/readall.a"
+cat "$tmp/readf.b" "$tmp/readg.b" > "$tmp/readall.b"
+show readall "reading the file alone, one CPU" "reading the file alone, $ncpu CPUs"
+r_med=$(ratios readall 1 | median)
+r_lo=$(ratios readall 1 | sort -g | head -1)
+r_hi=$(ratios readall 1 | sort -g | tail -1)
+printf '  reading the files alone (mapped, 2 MiB populated, read, given back) gains %.2f (min %.2f, max %.2f)\n' \
+	"$r_med" "$r_lo" "$r_hi"
+printf '%s|%.2f|%.2f|%.2f|-|%s\n' "cores, reading the file alone (bench-ceiling --read)" "$r_med" "$r_lo" \
+	"$r_hi" "the mapping's share" >> "$tmp/summary"
 
 say ""
 say "== the same tables whatever the threads: --threads 1 against all CPUs (cmp)"
