@@ -4,10 +4,10 @@
 
 #include "commands.h"
 #include "common.h"
+#include "formats_module.h"
 #include "options.h"
 #include "progress.h"
 #include "converters/formats.h"
-#include "formats_module.h"
 #include "converters/iotable.h"
 #include "lib/profile/report.h"
 
