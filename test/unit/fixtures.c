@@ -117,6 +117,21 @@ size_t vp_test_sample(void *buf, uint16_t misc, uint64_t ip, uint64_t time, uint
 	return sizeof(s);
 }
 
+size_t vp_test_sample_chain(void *buf, uint16_t misc, uint64_t ip, uint64_t time, uint32_t pid,
+			    uint32_t cpu, uint64_t period, const uint64_t *chain, uint64_t nr)
+{
+	uint8_t *p = buf;
+	size_t n = vp_test_sample(p, misc, ip, time, pid, cpu, period);
+	size_t size = n + sizeof(nr) + nr * sizeof(*chain);
+	uint16_t size16 = (uint16_t)size;
+
+	assert_true(size <= UINT16_MAX);
+	memcpy(p + n, &nr, sizeof(nr));
+	memcpy(p + n + sizeof(nr), chain, nr * sizeof(*chain));
+	memcpy(p + offsetof(struct perf_event_header, size), &size16, sizeof(size16));
+	return size;
+}
+
 void vp_test_put_sample(struct vp_pdw *w, uint16_t misc, uint64_t ip, uint64_t time, uint32_t pid)
 {
 	uint8_t s[64];

@@ -35,6 +35,12 @@ void vp_test_cpu_clock_attr(struct perf_event_attr *a);
 /* A PERF_RECORD_SAMPLE of that attr into buf (48 bytes); its size. */
 size_t vp_test_sample(void *buf, uint16_t misc, uint64_t ip, uint64_t time, uint32_t pid,
 		      uint32_t cpu, uint64_t period);
+/* The same with PERF_SAMPLE_CALLCHAIN added to the attr: nr, then chain[nr]
+ * (leaf first, context markers included), into a buf of
+ * VP_TEST_SAMPLE_CHAIN_SIZE(nr) bytes. */
+#define VP_TEST_SAMPLE_CHAIN_SIZE(nr) (48 + 8 + 8 * (size_t)(nr))
+size_t vp_test_sample_chain(void *buf, uint16_t misc, uint64_t ip, uint64_t time, uint32_t pid,
+			    uint32_t cpu, uint64_t period, const uint64_t *chain, uint64_t nr);
 /* One such sample (CPU 0, period 1000) for pid, written. */
 void vp_test_put_sample(struct vp_pdw *w, uint16_t misc, uint64_t ip, uint64_t time,
 			uint32_t pid);

@@ -40,28 +40,15 @@ static int write_one(const char *file, const char *comm, uint64_t ip, const uint
 	struct vp_pdw_features feat = { .nr_cpus_avail = 1, .nr_cpus_online = 1 };
 	struct vp_error err = { 0 };
 	struct vp_pdw *w;
-	struct sample {
-		struct perf_event_header h;
-		uint64_t ip;
-		uint32_t pid, tid;
-		uint64_t time;
-		uint32_t cpu, res;
-		uint64_t period, nr;
-	} *s;
-	size_t size = sizeof(*s) + nr * sizeof(*chain);
+	void *s = malloc(VP_TEST_SAMPLE_CHAIN_SIZE(nr));
+	size_t size;
 	int r = -1;
 
-	if (!(s = malloc(size)))
+	if (!s)
 		return -1;
-	*s = (struct sample){ { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, (uint16_t)size }, ip,
-			      42, 42, 10, 0, 0, 1000, nr };
-	memcpy(s + 1, chain, nr * sizeof(*chain));
-	ev.attr.type = PERF_TYPE_SOFTWARE;
-	ev.attr.config = PERF_COUNT_SW_CPU_CLOCK;
-	ev.attr.sample_period = 1000;
-	ev.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-			      PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
-	ev.attr.sample_id_all = 1;
+	size = vp_test_sample_chain(s, PERF_RECORD_MISC_KERNEL, ip, 10, 42, 0, 1000, chain, nr);
+	vp_test_cpu_clock_attr(&ev.attr);
+	ev.attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
 	if (vp_pdw_open(file, &ev, 1, &w, &err) == 0) {
 		if (vp_pdw_comm(w, 42, 42, comm) == 0 && vp_pdw_write(w, s, size) == 0 &&
 		    vp_pdw_finished_round(w) == 0)

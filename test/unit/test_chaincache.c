@@ -133,32 +133,27 @@ static void a_remap_is_a_new_path(void **state)
 	struct vp_pdw_features feat = { .nr_cpus_avail = 1, .nr_cpus_online = 1 };
 	struct vp_error err = { 0 };
 	struct vp_pdw *w;
-	struct {
-		struct perf_event_header h;
-		uint64_t ip;
-		uint32_t pid, tid;
-		uint64_t time;
-		uint32_t cpu, res;
-		uint64_t period, nr, chain[3];
-	} smp = { { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, sizeof(smp) }, 0x401000, 42, 42, 0,
-		  0, 0, 1000, 3, { PERF_CONTEXT_USER, 0x401000, 0x402000 } };
+	static const uint64_t frames[3] = { PERF_CONTEXT_USER, 0x401000, 0x402000 };
+	uint8_t smp[VP_TEST_SAMPLE_CHAIN_SIZE(3)];
+	size_t size = vp_test_sample_chain(smp, PERF_RECORD_MISC_USER, 0x401000, 0, 42, 0, 1000,
+					   frames, 3);
 	char dir[64], path[128];
 
 	assert_int_equal(vp_test_mkdtemp(dir, "chains"), 0);
 	snprintf(path, sizeof(path), "%s/remap.data", dir);
 	vp_test_cpu_clock_attr(&ev.attr);
-	ev.attr.sample_type |= PERF_SAMPLE_CALLCHAIN;	/* after PERIOD, as smp has it */
+	ev.attr.sample_type |= PERF_SAMPLE_CALLCHAIN;	/* after PERIOD, as the fixture writes it */
 	/* every record at time 0: delivered in the file's order */
 	assert_int_equal(vp_pdw_open(path, &ev, 1, &w, &err), 0);
 	assert_int_equal(vp_pdw_comm(w, 42, 42, "prog"), 0);
 	assert_int_equal(vp_pdw_mmap2(w, PERF_RECORD_MISC_USER, 42, 42, 0x400000, 0x10000, 0, 5, 2,
 				      "/nonexistent/libA.so"), 0);
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(vp_pdw_write(w, &smp, sizeof(smp)), 0);
+		assert_int_equal(vp_pdw_write(w, smp, size), 0);
 	assert_int_equal(vp_pdw_mmap2(w, PERF_RECORD_MISC_USER, 42, 42, 0x400000, 0x10000, 0, 5, 2,
 				      "/nonexistent/libB.so"), 0);
 	for (int i = 0; i < 2; i++)
-		assert_int_equal(vp_pdw_write(w, &smp, sizeof(smp)), 0);
+		assert_int_equal(vp_pdw_write(w, smp, size), 0);
 	assert_int_equal(vp_pdw_finished_round(w), 0);
 	assert_int_equal(vp_pdw_finish(w, &feat, &err), 0);
 
