@@ -521,6 +521,8 @@ static void sample_chunk(struct vp_pieces *p, unsigned w, void *wctx, size_t c)
 	vp_pd_window_start(&win, p->map, p->map_len, off, p->gb);
 	while (off < ch->to) {
 		const struct perf_event_header *h = (const void *)(p->map + off);
+		if (off + VP_PD_PREFETCH < win.hi)
+			__builtin_prefetch(p->map + off + VP_PD_PREFETCH);
 		if (h->type == PERF_RECORD_SAMPLE) {
 			int r = vp_pd_parse_sample(p->pd, &wk->ids, h, off, &s, &wk->err);
 			if (r < 0) {

@@ -15,12 +15,6 @@
 
 #define RESYNC_RUN	16		/* records that must look right after a guessed start */
 #define STRIDE		VP_PD_STRIDE	/* map pages ahead in steps this big */
-/* Each record's place comes from the size in the one before, a chain of
- * loads the hardware prefetcher does not follow across pages: the line a
- * page ahead is asked for while this one is read (one CPU, 294 MB file,
- * medians of 10 alternating runs: 67-74 ms without, 42-49 ms with; 2 KiB
- * and 8 KiB ahead did no better). */
-#define PREFETCH	4096
 
 static int grow(void **v, size_t *cap, size_t n, size_t elem)
 {
@@ -286,8 +280,8 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_pi
 			}
 		}
 		off += h.size;
-		if (off + PREFETCH < win.hi)
-			__builtin_prefetch(map + off + PREFETCH);
+		if (off + VP_PD_PREFETCH < win.hi)
+			__builtin_prefetch(map + off + VP_PD_PREFETCH);
 		if (off >= win.hi)
 			vp_pd_window_move(&win, off);
 		if (off >= next_cut && off < p->end) {
