@@ -1,8 +1,8 @@
 /* Sample keys added up (lib/profile/tally.c's count): a hash table per
- * worker; a big one on huge pages, each key's slot fetched a ring of keys
- * ahead (a run of one key joins the last one queued); a small one, in the
- * cache, takes each key at once; and the tables' join, on several threads,
- * into one array in perf's order of first samples. */
+ * worker; a big one (over 3 MiB) on huge pages, each key's slot fetched a
+ * ring of keys ahead (a run of one key joins the last one queued); a small
+ * one, in the cache, takes each key at once; and the tables' join, on
+ * several threads, into one array in perf's order of first samples. */
 #ifndef VP_KEYS_H
 #define VP_KEYS_H
 

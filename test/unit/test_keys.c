@@ -35,7 +35,7 @@ static struct vp_key make_key(unsigned id, unsigned sample)
 
 /* nkeys keys in 14 samples each, spread over the workers with runs of one
  * key, joined; the result against the oracle. */
-static void join_against_oracle(unsigned nkeys)
+static void join_against_oracle(unsigned nkeys, int ring)
 {
 	struct vp_keys t[WORKERS];
 	struct want *want = calloc(nkeys, sizeof(*want));
@@ -56,6 +56,9 @@ static void join_against_oracle(unsigned nkeys)
 			w->first = k;
 		w->seen = 1;
 	}
+	/* the path taken: keys queued in the ring, or taken at once */
+	for (unsigned w = 0; w < WORKERS; w++)
+		assert_int_equal(t[w].queued != 0, ring);
 	assert_int_equal(vp_keys_join(t, WORKERS, &out, &n), 0);
 	size_t distinct = 0;
 	for (unsigned id = 0; id < nkeys; id++)
@@ -86,14 +89,23 @@ static void join_against_oracle(unsigned nkeys)
 static void join_few_keys_as_the_oracle(void **state)
 {
 	(void)state;
-	join_against_oracle(NKEYS);
+	join_against_oracle(NKEYS, 0);
+}
+
+/* Tens of thousands: tables of 0.75-3 MiB a worker, in the cache, which take
+ * each key at once on small pages or huge ones. */
+static void join_cached_keys_as_the_oracle(void **state)
+{
+	(void)state;
+	join_against_oracle(20000, 0);
+	join_against_oracle(40000, 0);
 }
 
 /* Many keys: big tables, whose slots are fetched a ring of keys ahead. */
 static void join_many_keys_as_the_oracle(void **state)
 {
 	(void)state;
-	join_against_oracle(60000);
+	join_against_oracle(200000, 1);
 }
 
 /* Resident memory of the process, kB. */
@@ -158,6 +170,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(join_few_keys_as_the_oracle),
+		cmocka_unit_test(join_cached_keys_as_the_oracle),
 		cmocka_unit_test(join_many_keys_as_the_oracle),
 		cmocka_unit_test(small_table_holds_small_memory),
 		cmocka_unit_test(small_table_at_most_half_full),
