@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "formats.h"
+#include "lib/util/shared.h"
 #include "lib/util/threads.h"
 
 struct run_load {
@@ -75,9 +76,13 @@ static int load_runs(struct run_load *s, size_t n, struct vp_error *err)
 	if (!started)	/* one after the other: each may use every CPU */
 		for (size_t i = 0; i < n; i++)
 			s[i].lo.threads = cpus;
+	/* The runs name the same kernel and objects: each is read once, not
+	 * once a run (lib/util/shared.h). */
+	vp_shared_hold();
 	load_worker(&q);
 	for (size_t i = 0; i < started; i++)
 		pthread_join(t[i], NULL);
+	vp_shared_release();
 	free(t);
 	for (size_t i = 0; i < n; i++)
 		if (s[i].rc < 0) {

@@ -101,8 +101,8 @@ static int elf_open(const struct vp_dsos *s, const struct vp_dso *d, struct vp_e
 {
 	struct vp_elf_opts eo = { s->symfs, NULL };
 
-	return vp_elf_open(d->name, d->build_id_size ? d->build_id : NULL, d->build_id_size, &eo,
-			   elf, err);
+	return vp_elf_get(d->name, d->build_id_size ? d->build_id : NULL, d->build_id_size, &eo,
+			  elf, err);
 }
 
 struct vp_dso_ahead {
@@ -114,7 +114,7 @@ struct vp_dso_ahead {
 static void ahead_free(struct vp_dso_ahead **a)
 {
 	if (*a)
-		vp_elf_close((*a)->elf);
+		vp_elf_put((*a)->elf);
 	free(*a);
 	*a = NULL;
 }
@@ -249,7 +249,7 @@ void vp_dsos_free(struct vp_dsos *s)
 		struct vp_dso *d = s->by_name.vals[i];
 		if (!d)
 			continue;
-		vp_elf_close(d->elf);
+		vp_elf_put(d->elf);
 		vp_symtab_free(d->jit);
 		ahead_free(&d->ahead);
 		ahead_free(&d->early);

@@ -5,8 +5,11 @@
 #include "elf_internal.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "lib/util/shared.h"
 
 struct vp_elf {
 	struct vp_symtab *tab;
@@ -308,6 +311,76 @@ void vp_elf_close(struct vp_elf *e)
 	free(e->symsrc);
 	free(e->runtime);
 	free(e);
+}
+
+/* ---- one load per object while used or held (lib/util/shared.h) ---- */
+
+static void elf_free(void *e)
+{
+	vp_elf_close(e);
+}
+
+static const struct vp_shared_kind shared_elf_kind = { elf_free };
+
+struct elf_ask {
+	const char *path;
+	const uint8_t *build_id;
+	size_t build_id_size;
+	const struct vp_elf_opts *opts;
+};
+
+static int elf_load(void *ctx, void **out, struct vp_error *err)
+{
+	const struct elf_ask *a = ctx;
+	struct vp_elf *e;
+	int rc = vp_elf_open(a->path, a->build_id, a->build_id_size, a->opts, &e, err);
+
+	*out = e;
+	return rc;
+}
+
+/* Every input of the load, each field with its length first: no two asks
+ * make one key. */
+static char *elf_key(const struct elf_ask *a)
+{
+	const char *f[] = { a->path, a->opts ? a->opts->symfs : NULL,
+			    a->opts ? a->opts->debug_dir : NULL, a->opts ? a->opts->buildid_dir : NULL };
+	size_t len = 3 * a->build_id_size + 1;
+	char *key, *p;
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(*f); i++)
+		len += 24 + (f[i] ? strlen(f[i]) : 0);
+	if (!(p = key = malloc(len)))
+		return NULL;
+	for (size_t i = 0; i < sizeof(f) / sizeof(*f); i++)
+		p += f[i] ? sprintf(p, "%zu:%s", strlen(f[i]), f[i]) : sprintf(p, "-:");
+	for (size_t i = 0; i < a->build_id_size; i++)
+		p += sprintf(p, "%02x", a->build_id[i]);
+	return key;
+}
+
+int vp_elf_get(const char *path, const uint8_t *build_id, size_t build_id_size,
+	       const struct vp_elf_opts *opts, struct vp_elf **out, struct vp_error *err)
+{
+	struct elf_ask a = { path, build_id, build_id ? build_id_size : 0, opts };
+	char *key;
+	void *v;
+	int rc;
+
+	*out = NULL;
+	if (!path || !*path)
+		return vp_elf_open(path, build_id, build_id_size, opts, out, err);
+	if (!(key = elf_key(&a)))
+		return vp_errorf(err, -ENOMEM, "'%s': out of memory loading symbols", path);
+	rc = vp_shared_get(&shared_elf_kind, key, elf_load, &a, &v, err);
+	free(key);
+	*out = v;
+	return rc;
+}
+
+void vp_elf_put(struct vp_elf *e)
+{
+	vp_shared_put(&shared_elf_kind, e);
 }
 
 const struct vp_symtab *vp_elf_symtab(const struct vp_elf *e)

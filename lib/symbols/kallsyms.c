@@ -7,11 +7,11 @@
 #include <ctype.h>
 #include <elf.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/util/lines.h"
+#include "lib/util/shared.h"
 #include "lib/util/threads.h"
 #include "symtab_internal.h"
 
@@ -315,94 +315,38 @@ uint64_t vp_kallsyms_addr_of(const struct vp_kallsyms *k, const char *name)
 	return 0;
 }
 
-/* ---- one load per path while held ---- */
+/* ---- one load per path while used or held (lib/util/shared.h) ---- */
 
-struct shared {
-	char *path;
-	struct vp_kallsyms *k;	/* NULL while loading */
-	int refs;
-	struct shared *next;
-};
-
-static pthread_mutex_t shared_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t shared_cv = PTHREAD_COND_INITIALIZER;
-static struct shared *shared_list;
-
-static struct shared *shared_find(const char *path)
+static void kallsyms_free(void *k)
 {
-	for (struct shared *e = shared_list; e; e = e->next)
-		if (!strcmp(e->path, path))
-			return e;
-	return NULL;
+	vp_kallsyms_free(k);
 }
 
-static void shared_unlink(struct shared *e)
+static const struct vp_shared_kind kallsyms_kind = { kallsyms_free };
+
+static int kallsyms_load(void *path, void **out, struct vp_error *err)
 {
-	for (struct shared **p = &shared_list; *p; p = &(*p)->next)
-		if (*p == e) {
-			*p = e->next;
-			break;
-		}
-	free(e->path);
-	free(e);
+	struct vp_kallsyms *k;
+	int rc = vp_kallsyms_load(path, &k, err);
+
+	*out = k;
+	return rc;
 }
 
 int vp_kallsyms_get(const char *path, struct vp_kallsyms **out, struct vp_error *err)
 {
-	struct shared *e;
+	void *v;
 	int rc;
 
 	*out = NULL;
 	if (!path)
 		return vp_kallsyms_load(path, out, err);
-	pthread_mutex_lock(&shared_mu);
-	while ((e = shared_find(path)) && !e->k)
-		pthread_cond_wait(&shared_cv, &shared_mu);	/* another thread reads it */
-	if (e) {
-		e->refs++;
-		*out = e->k;
-		pthread_mutex_unlock(&shared_mu);
-		return 0;
-	}
-	e = calloc(1, sizeof(*e));
-	if (e && !(e->path = strdup(path))) {
-		free(e);
-		e = NULL;
-	}
-	if (e) {
-		e->next = shared_list;
-		shared_list = e;
-	}
-	pthread_mutex_unlock(&shared_mu);
-	if (!e)
-		return vp_errorf(err, -ENOMEM, "'%s': out of memory", path);
-
-	rc = vp_kallsyms_load(path, out, err);
-	pthread_mutex_lock(&shared_mu);
-	if (rc < 0) {
-		shared_unlink(e);	/* a waiter tries for itself and gets its own error */
-	} else {
-		e->k = *out;
-		e->refs = 1;
-	}
-	pthread_cond_broadcast(&shared_cv);
-	pthread_mutex_unlock(&shared_mu);
+	rc = vp_shared_get(&kallsyms_kind, path, kallsyms_load, (void *)path, &v, err);
+	*out = v;
 	return rc;
 }
 
 void vp_kallsyms_put(struct vp_kallsyms *k)
 {
-	struct shared *e;
-
-	if (!k)
-		return;
-	pthread_mutex_lock(&shared_mu);
-	for (e = shared_list; e && e->k != k; e = e->next)
-		;
-	if (e && --e->refs > 0)
-		k = NULL;	/* still held */
-	else if (e)
-		shared_unlink(e);
-	pthread_mutex_unlock(&shared_mu);
-	vp_kallsyms_free(k);
+	vp_shared_put(&kallsyms_kind, k);
 }

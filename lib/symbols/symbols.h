@@ -92,6 +92,15 @@ struct vp_elf;
 int vp_elf_open(const char *path, const uint8_t *build_id, size_t build_id_size,
 		const struct vp_elf_opts *opts, struct vp_elf **out, struct vp_error *err);
 void vp_elf_close(struct vp_elf *e);
+/* vp_elf_open shared by the sessions of one process that ask for the same
+ * object (path, build-id and opts alike) while one uses it or the loads are
+ * held (vp_shared_hold): compare's runs name the same objects. Read-only
+ * once loaded, its names demangled under a lock: threads may share it. A
+ * failed open is not kept. Give it back with vp_elf_put, which also frees
+ * one vp_elf_open gave. */
+int vp_elf_get(const char *path, const uint8_t *build_id, size_t build_id_size,
+	       const struct vp_elf_opts *opts, struct vp_elf **out, struct vp_error *err);
+void vp_elf_put(struct vp_elf *e);
 const struct vp_symtab *vp_elf_symtab(const struct vp_elf *e);
 /* Translate a file offset (map pgoff + ip - map start) to the address space
  * of the symbol table. The table holds file offsets, as perf's does (its
@@ -121,10 +130,11 @@ struct vp_kallsyms;
  * (kptr_restrict), -ENOENT/-EIO when unreadable, -EINVAL when nothing parses. */
 int vp_kallsyms_load(const char *path, struct vp_kallsyms **out, struct vp_error *err);
 void vp_kallsyms_free(struct vp_kallsyms *k);
-/* vp_kallsyms_load, shared by the threads of one process that ask for the
- * same path while it is held (compare's two sides read /proc/kallsyms
- * once); a second caller waits for the first's read. Read-only once
- * loaded. Give it back with vp_kallsyms_put. */
+/* vp_kallsyms_load, shared by the sessions of one process that ask for the
+ * same path while one uses it or the loads are held (vp_shared_hold:
+ * compare's sides and runs read /proc/kallsyms once); a second caller
+ * waits for the first's read. Read-only once loaded. Give it back with
+ * vp_kallsyms_put. */
 int vp_kallsyms_get(const char *path, struct vp_kallsyms **out, struct vp_error *err);
 void vp_kallsyms_put(struct vp_kallsyms *k);
 /* Core kernel symbols (absolute addresses in the loaded file's boot). */

@@ -9,6 +9,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -535,16 +536,21 @@ static int demangle_pair(struct vp_symtab *t, struct vp_sym *s)
 		sh = psh;
 		fu = pfu;
 	}
-	s->demangled = sh ? arena_strdup(t, sh, strlen(sh)) : s->name;
-	s->demangled_full = fu ? arena_strdup(t, fu, strlen(fu)) : s->demangled;
+	const char *d = sh ? arena_strdup(t, sh, strlen(sh)) : s->name;
+	const char *f = fu ? arena_strdup(t, fu, strlen(fu)) : d;
 	free(sh);
 	free(fu);
-	if (!s->demangled || !s->demangled_full) {
-		s->demangled = s->demangled_full = NULL;
+	if (!d || !f)
 		return -ENOMEM;
-	}
+	/* the short form last: a reader that sees it sees both */
+	s->demangled_full = f;
+	__atomic_store_n(&s->demangled, d, __ATOMIC_RELEASE);
 	return 0;
 }
+
+/* Threads may share a table (vp_elf_get): the first to name a symbol
+ * demangles it, under one lock for all, as each symbol is named once. */
+static pthread_mutex_t demangle_mu = PTHREAD_MUTEX_INITIALIZER;
 
 const char *vp_sym_name(const struct vp_symtab *ct, const struct vp_sym *cs,
 			enum vp_demangle_mode m)
@@ -555,12 +561,16 @@ const char *vp_sym_name(const struct vp_symtab *ct, const struct vp_sym *cs,
 
 	if (!s)
 		return NULL;
-	/* Tables that never demangle (kallsyms) stay untouched: threads may
-	 * share them. */
+	/* Tables that never demangle (kallsyms) stay untouched. */
 	if (m == VP_DEMANGLE_NONE || (!t->demangle && !(s->flags & VP_SYM_PLT)))
 		return s->name;
-	if (!s->demangled && demangle_pair(t, s) < 0)
-		return s->name;
+	if (!__atomic_load_n(&s->demangled, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&demangle_mu);
+		int r = s->demangled ? 0 : demangle_pair(t, s);
+		pthread_mutex_unlock(&demangle_mu);
+		if (r < 0)
+			return s->name;
+	}
 	return m == VP_DEMANGLE_FULL ? s->demangled_full : s->demangled;
 }
 

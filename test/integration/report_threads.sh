@@ -3,8 +3,9 @@
 # 4 and 7, and the one CPU taskset gives, print the same bytes, on perf's
 # fixtures and on files grown to many pieces (those cut mid-record find their
 # first record by the resync rule), and so do compare's comparisons; each
-# object is opened as often as by the ordered walk; and the grown files'
-# tables agree with perf report's, row for row.
+# object is opened as often as by the ordered walk, and by compare of 5 runs
+# a side as of one; and the grown files' tables agree with perf report's,
+# row for row.
 source "$(dirname "$0")/../lib.sh"
 F=$TOP/test/fixtures
 export HOME=$WORK	# no perf build-id cache: both tools read the same files
@@ -82,6 +83,23 @@ for f in big-weights big-callchain; do
 		expect_eq "$f: objects opened with $t threads" "$(opens "$WORK/$f.data" --threads $t)" \
 			"$want"
 	done
+done
+
+# compare's runs name the same kernel and objects: each is read once for
+# all the runs, not once a run, whatever the threads (lib/util/shared.h)
+cmp_opens() {	# SIDE SIDE OPTIONS...: how often compare opens the kernel symbols and each object
+	local a=$1 b=$2
+	shift 2
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=openat -o "$WORK/opens" \
+		"$VMPROF" compare "$@" "${opts[@]}" -o "$WORK/opens.xml" "$a" "$b" \
+		>/dev/null 2>&1 || fail "compare $* failed under strace"
+	grep -v ENOENT "$WORK/opens" | grep -o "\"$F/\(symfs[^\"]*\|kallsyms\)\"" | sort | uniq -c
+}
+want=$(cmp_opens "$WORK/runsA/run-1.data" "$WORK/runsB/run-1.data" --threads 1)
+grep -q kallsyms <<< "$want" || fail "compare of one run a side opens no kernel symbols: $want"
+for t in 1 2 4; do
+	expect_eq "compare of 5 runs a side with $t threads: the kernel symbols and objects opened" \
+		"$(cmp_opens "$WORK/runsA" "$WORK/runsB" --threads $t)" "$want"
 done
 
 command -v perf >/dev/null || skip "perf is not installed: the threads agree, perf not asked"
