@@ -247,7 +247,9 @@ check-integration-opt: $(BUILD)/vmprof $(DRIVER_BINS)
 	@VMPROF=$(abspath $(BUILD)/vmprof) VMPROF_SAN=$(abspath $(BUILD)/vmprof) \
 	    $(INTEGRATION_ENV) scripts/run-integration.sh $(OPT_TESTS)
 
-bench: deps all
+# The build runs after deps: the pkg-config flags are read when make starts.
+bench: deps
+	@$(MAKE) --no-print-directory all
 	@scripts/bench.sh $(abspath $(BUILD)/vmprof)
 
 install: $(BUILD)/vmprof $(BUILD)/vmprof-formats.so
