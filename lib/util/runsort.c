@@ -7,27 +7,14 @@
 
 #define AT(i) (b + (i) * size)
 
-/* The first of [lo, hi) that goes after key (cmp > 0), or hi. */
-static size_t after(const char *b, size_t size, size_t lo, size_t hi, const void *key,
-		    int (*cmp)(const void *, const void *))
+/* The first of [lo, hi) that goes after key (cmp > 0), or with or_equal
+ * the first that does not go before it (cmp >= 0); hi when none does. */
+static size_t first_from(const char *b, size_t size, size_t lo, size_t hi, const void *key,
+			 int or_equal, int (*cmp)(const void *, const void *))
 {
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (cmp(AT(mid), key) > 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
-/* The first of [lo, hi) that does not go before key (cmp >= 0), or hi. */
-static size_t not_before(const char *b, size_t size, size_t lo, size_t hi, const void *key,
-			 int (*cmp)(const void *, const void *))
-{
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (cmp(AT(mid), key) >= 0)
+		if (cmp(AT(mid), key) >= !or_equal)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -42,8 +29,8 @@ static size_t not_before(const char *b, size_t size, size_t lo, size_t hi, const
 static void merge(char *b, size_t size, size_t lo, size_t mid, size_t hi, char *tmp,
 		  int (*cmp)(const void *, const void *))
 {
-	size_t a0 = after(b, size, lo, mid, AT(mid), cmp);
-	size_t b1 = not_before(b, size, mid, hi, AT(mid - 1), cmp);
+	size_t a0 = first_from(b, size, lo, mid, AT(mid), 0, cmp);
+	size_t b1 = first_from(b, size, mid, hi, AT(mid - 1), 1, cmp);
 	size_t na = mid - a0, nb = b1 - mid;
 
 	if (!na || !nb)
@@ -75,22 +62,27 @@ static void merge(char *b, size_t size, size_t lo, size_t mid, size_t hi, char *
 int vp_runsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
 	char *b = base, *tmp;
-	size_t *run, nrun = 0;
+	size_t *run = NULL, nrun = 1, cap = 0;
 
-	if (n < 2)
-		return 0;
-	/* run[k]: where run k starts; run[nrun] = n */
-	for (size_t i = 1; i < n; i++)
-		nrun += cmp(AT(i - 1), AT(i)) > 0;
-	if (!nrun)
-		return 0;
-	nrun++;
-	if (!(run = malloc((nrun + 1) * sizeof(*run))))
-		return -ENOMEM;
+	/* run[k]: where run k starts, found in one pass; run[nrun] = n */
+	for (size_t i = 1; i < n; i++) {
+		if (cmp(AT(i - 1), AT(i)) <= 0)
+			continue;
+		if (nrun + 1 >= cap) {
+			size_t c = cap ? 2 * cap : 64;
+			size_t *v = realloc(run, c * sizeof(*v));
+			if (!v) {
+				free(run);
+				return -ENOMEM;
+			}
+			run = v;
+			cap = c;
+		}
+		run[nrun++] = i;
+	}
+	if (nrun == 1)
+		return 0;	/* in order already */
 	run[0] = 0;
-	for (size_t i = 1, k = 1; i < n; i++)
-		if (cmp(AT(i - 1), AT(i)) > 0)
-			run[k++] = i;
 	run[nrun] = n;
 	if (!(tmp = malloc(n / 2 * size))) {
 		free(run);
