@@ -60,7 +60,7 @@ SAN_DRIVER_BINS = $(DRIVER_SRCS:test/drivers/%.c=$(BUILD)/san/test/drivers/%)
 
 .PHONY: all deps check check-layers check-unit check-unit-san check-integration check-integration-opt \
         check-vm check-fuzz-regress \
-        bench demo fuzz fuzz-ci install clean distclean workloads
+        bench demo fuzz fuzz-ci install clean distclean workloads tsan
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/vmprof $(BUILD)/vmprof-formats.so
@@ -170,6 +170,14 @@ $(BUILD)/san/test/drivers/%: test/drivers/%.c $(BUILD)/san/libvmprof.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $< $(BUILD)/san/libvmprof.a $(LDLIBS)
 
+# ThreadSanitizer: the program built again in a directory of its own (TSan
+# and ASan do not mix), for the integration test that runs the parallel
+# walks, compare's loads, the read-ahead and the progress line under it.
+TSAN_BUILD = $(BUILD)/tsan
+tsan:
+	@$(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) OPT="-O1 -g -fsanitize=thread" \
+	    $(TSAN_BUILD)/vmprof $(TSAN_BUILD)/vmprof-formats.so
+
 # Fuzzing (clang, libFuzzer): each test/fuzz/fuzz_NAME.c is a target.
 FUZZ_NAMES  = $(patsubst test/fuzz/fuzz_%.c,%,$(filter-out test/fuzz/fuzz_util.c,$(wildcard test/fuzz/fuzz_*.c)))
 FUZZ_CC    ?= clang
@@ -237,9 +245,10 @@ check-unit-san: $(SAN_UNIT_BINS)
 
 # Every integration test runs the ASan+UBSan binary; the tests that judge our
 # numbers against perf's run the optimised binary too (check-integration-opt).
-INTEGRATION_ENV = LSAN_OPTIONS=suppressions=$(abspath test/lsan.supp) BUILD=$(abspath $(BUILD))
+INTEGRATION_ENV = LSAN_OPTIONS=suppressions=$(abspath test/lsan.supp) BUILD=$(abspath $(BUILD)) \
+    VMPROF_TSAN=$(abspath $(TSAN_BUILD)/vmprof)
 OPT_TESTS = agrees_with_perf compare_oracle report_vdso stats_oracle
-check-integration: $(BUILD)/vmprof $(BUILD)/san/vmprof $(SAN_DRIVER_BINS)
+check-integration: $(BUILD)/vmprof $(BUILD)/san/vmprof $(SAN_DRIVER_BINS) tsan
 	@VMPROF=$(abspath $(BUILD)/san/vmprof) VMPROF_SAN=$(abspath $(BUILD)/san/vmprof) \
 	    $(INTEGRATION_ENV) scripts/run-integration.sh $(T)
 check-integration-opt: $(BUILD)/vmprof $(DRIVER_BINS)

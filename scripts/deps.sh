@@ -3,7 +3,7 @@
 # Usage: scripts/deps.sh [extra-package...]   (extra packages: e.g. the demo's)
 set -euo pipefail
 
-pkgs=(gcc make pkg-config binutils
+pkgs=(gcc libtsan2 make pkg-config binutils
       libtraceevent-dev libcsv-dev libxml2-dev libcairo2-dev libelf-dev libiberty-dev
       libcmocka-dev libgsl-dev fonts-dejavu-core
       libprotobuf-c-dev protobuf-c-compiler zlib1g-dev golang-go
