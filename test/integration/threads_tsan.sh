@@ -11,21 +11,16 @@ export HOME=$WORK	# no perf build-id cache
 TSAN=${VMPROF_TSAN:-$BUILD/tsan/vmprof}
 [ -x "$TSAN" ] || fail "no ThreadSanitizer build at $TSAN (make tsan builds it)"
 opts=(--symfs "$F/symfs" --kallsyms "$F/kallsyms")
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66 report_signal_unsafe=0"
 # Without address randomisation: a kernel with more mmap_rnd_bits than the
 # runtime knows puts the program where TSan's shadow memory goes.
-export TSAN_OPTIONS="halt_on_error=1 exitcode=66 report_signal_unsafe=0"
-tsan() {	# OUT CMD-ARGS...: the TSan build's run; stdout to OUT, stderr judged
+norand=(setarch "$(uname -m)" -R)
+tsan() {	# OUT CMD-ARGS...: the TSan build's run, exit 0 and no report; stdout to OUT
 	local out=$1
 	shift
-	set +e
-	setarch "$(uname -m)" -R "$TSAN" "$@" > "$out" 2> "$WORK/tsan.err"
-	local rc=$?
-	set -e
-	if grep -q "ThreadSanitizer" "$WORK/tsan.err"; then
-		head -60 "$WORK/tsan.err" >&2
-		fail "ThreadSanitizer: vmprof $*"
-	fi
-	[ $rc -eq 0 ] || { head -20 "$WORK/tsan.err" >&2; fail "vmprof $* exited $rc under TSan"; }
+	expect_status 0 "${norand[@]}" "$TSAN" "$@"	# a race exits 66, its report shown
+	grep -q "ThreadSanitizer" "$WORK/err" && { head -60 "$WORK/err" >&2; fail "ThreadSanitizer: vmprof $*"; }
+	mv "$WORK/out" "$out"
 }
 want() {	# OUT CMD-ARGS...: the ASan build's run on one thread
 	local out=$1
@@ -50,12 +45,8 @@ int main(void)
 }
 EOF
 cc -O1 -g -fsanitize=thread -pthread -o "$WORK/race" "$WORK/race.c" || fail "cannot build with -fsanitize=thread"
-set +e
-setarch "$(uname -m)" -R "$WORK/race" 2> "$WORK/race.err"
-rc=$?
-set -e
-[ $rc -eq 66 ] && grep -q "data race" "$WORK/race.err" ||
-	{ cat "$WORK/race.err" >&2; fail "ThreadSanitizer finds no race in a racy program (exit $rc)"; }
+expect_status 66 "${norand[@]}" "$WORK/race"
+grep -q "data race" "$WORK/err" || { cat "$WORK/err" >&2; fail "ThreadSanitizer names no race in a racy program"; }
 
 for f in weights:600 callchain:1000; do
 	n=${f#*:} f=${f%:*}
@@ -100,9 +91,10 @@ done
 # the progress line's thread, on a pseudo-terminal (inputs over 100 MB)
 python3 "$TOP/scripts/perfdata-repeat.py" "$F/callchain.data" "$WORK/big.data" 11000
 want "$WORK/big.want" report "$WORK/big.data" "${opts[@]}"
-python3 "$TOP/test/pty_run.py" "$WORK/big.2" setarch "$(uname -m)" -R "$TSAN" report \
-	"$WORK/big.data" "${opts[@]}" --threads 2 > "$WORK/big.tty" || fail "report on a terminal failed under TSan"
+python3 "$TOP/test/pty_run.py" "$WORK/big.2" "${norand[@]}" "$TSAN" report \
+	"$WORK/big.data" "${opts[@]}" --threads 2 > "$WORK/big.tty"
 grep -q "ThreadSanitizer" "$WORK/big.tty" && { head -60 "$WORK/big.tty" >&2; fail "ThreadSanitizer: report on a terminal"; }
+grep -qx "exit 0" "$WORK/big.tty" || fail "report on a terminal under TSan: $(tail -n 1 "$WORK/big.tty")"
 grep -qE 'vmprof report: +[0-9]+% of' "$WORK/big.tty" || fail "no progress line under TSan: $(head -c 300 "$WORK/big.tty")"
 cmp "$WORK/big.want" "$WORK/big.2" || fail "report on a terminal under TSan prints another table"
 note "no race in $(ls "$WORK"/*.want | wc -l) kinds of runs"
