@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
+#include "lib/util/bulk.h"
 #include "lib/util/strpool.h"
 #include "lib/util/threads.h"
 
@@ -49,43 +49,22 @@ static struct vp_key *probe(struct vp_key *e, size_t cap, const struct vp_key *k
 	return &e[i];
 }
 
-/* Tables in memory of their own. A big one goes on huge pages where the
- * system gives them: in a virtual machine a TLB miss is a walk through two
- * page tables, and with 4 KiB pages nearly every new key was one. A small
- * one (a few thousand keys, the common case) stays on small pages: a whole
- * huge page per worker and partition would be most of the count's memory. */
-#define HUGE (2u << 20)
-
-static size_t table_bytes(size_t cap)
-{
-	size_t bytes = cap * sizeof(struct vp_key), page = 4096;
-
-	if (bytes >= HUGE)
-		page = HUGE;
-	return (bytes + page - 1) / page * page;
-}
-
+/* Tables in memory of their own (lib/util/bulk.h), populated when made. A
+ * big one goes on huge pages where the system gives them: in a virtual
+ * machine a TLB miss is a walk through two page tables, and with 4 KiB
+ * pages nearly every new key was one. A small one (a few thousand keys,
+ * the common case) stays on small pages: a whole huge page per worker and
+ * partition would be most of the count's memory. Written pages at once: a
+ * slot read before it is written maps the zero page, and the write that
+ * replaces it flushes the TLB of every other CPU the process runs on. */
 static struct vp_key *table_new(size_t cap)
 {
-	size_t bytes = table_bytes(cap);
-	void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (m == MAP_FAILED)
-		return NULL;
-	if (bytes >= HUGE)
-		madvise(m, bytes, MADV_HUGEPAGE);
-	/* Written pages now: a slot read before it is written maps the zero
-	 * page, and the write that replaces it flushes the TLB of every other
-	 * CPU the process runs on (an interrupt each, dear in a virtual
-	 * machine). Where the kernel cannot (before 5.14), pages fault in. */
-	madvise(m, bytes, MADV_POPULATE_WRITE);
-	return m;
+	return vp_bulk_alloc(cap * sizeof(struct vp_key));
 }
 
 static void table_free(struct vp_key *e, size_t cap)
 {
-	if (e)
-		munmap(e, table_bytes(cap));
+	vp_bulk_free(e, cap * sizeof(struct vp_key));
 }
 
 static int keys_grow(struct vp_keys *c)

@@ -142,8 +142,8 @@ static int load_pass(struct vp_symtab *tab, struct symsrc *syms, struct symsrc *
 			return -ENOMEM;
 		nr_added++;
 	}
-	if (nr_added > 0)
-		vp_symtab_fixup(tab, 0);
+	if (nr_added > 0 && vp_symtab_fixup(tab, 0) < 0)
+		return -ENOMEM;
 	return nr_added;
 }
 

@@ -104,11 +104,12 @@ static int split(struct vp_kallsyms *k)
 			}
 			struct module *m = module_get(k, mod, len);
 			if (!m || vp_symtab_add_n(m->tab, s->start, s->end - s->start, s->name,
-						  (size_t)(tab - s->name), s->bind, s->type) < 0)
+						  (size_t)(tab - s->name), s->bind, s->type) < 0 ||
+			    vp_symtab_erase(k->core, s) < 0)
 				return -ENOMEM;
-			vp_symtab_erase(k->core, s);
-		} else if (!strcmp(s->name, "__entry_SYSCALL_64_trampoline")) {
-			vp_symtab_erase(k->core, s);
+		} else if (!strcmp(s->name, "__entry_SYSCALL_64_trampoline") &&
+			   vp_symtab_erase(k->core, s) < 0) {
+			return -ENOMEM;
 		}
 	}
 	vp_symtab_seal(k->core);
@@ -214,8 +215,7 @@ int vp_kallsyms_load(const char *path, struct vp_kallsyms **out, struct vp_error
 				 "(at 1 root may read them, at 2 nobody: set /proc/sys/kernel/kptr_restrict)",
 				 path);
 	}
-	vp_symtab_fixup(k->core, 1);
-	if ((rc = split(k)) < 0) {
+	if ((rc = vp_symtab_fixup(k->core, 1)) < 0 || (rc = split(k)) < 0) {
 		vp_kallsyms_free(k);
 		return vp_errorf(err, rc, "'%s': out of memory", path);
 	}

@@ -44,11 +44,11 @@ void vp_symtab_set_demangle(struct vp_symtab *t, int on);
 /* perf's symbols__fixup_end then symbols__fixup_duplicate (choose_best_symbol)
  * over what was added so far; perf runs them once per symbol pass (ELF: after
  * .symtab and again after .dynsym), so they may run several times. */
-void vp_symtab_fixup(struct vp_symtab *t, int is_kallsyms);
+int vp_symtab_fixup(struct vp_symtab *t, int is_kallsyms);	/* -ENOMEM */
 /* No more symbols: builds the address-ordered index behind count()/at(). */
 void vp_symtab_seal(struct vp_symtab *t);
-/* vp_symtab_fixup() then vp_symtab_seal(). */
-void vp_symtab_finish(struct vp_symtab *t, int is_kallsyms);
+/* vp_symtab_fixup() then vp_symtab_seal(); what the fixup returned. */
+int vp_symtab_finish(struct vp_symtab *t, int is_kallsyms);
 /* The symbol perf's symbols__find returns for addr, NULL if none. */
 const struct vp_sym *vp_symtab_find(const struct vp_symtab *t, uint64_t addr);
 /* Live symbols in address order (equal starts in insertion order); valid after seal. */

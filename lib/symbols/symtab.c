@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "demangle.h"
+#include "lib/util/bulk.h"
 #include "symtab_internal.h"
 
 #define NIL UINT32_MAX
@@ -29,10 +30,23 @@ struct chunk {
 	char data[];
 };
 
+/* An erase made before the tree was: which node, after how many inserts. */
+struct erased {
+	uint32_t node, after;
+};
+
 struct vp_symtab {
 	struct vp_sym *syms;	/* nodes, in insertion order */
+	/* The tree, made only when needed (see build_tree): sorted input never
+	 * needs it unless symbols overlap, and keeping it as the nodes went in
+	 * was a third of a 122k-line kallsyms load (rebalancing, and pages of
+	 * their own that a virtual machine makes dear on first touch). */
 	uint32_t *left, *right, *parent;
 	uint8_t *color;
+	int tree;		/* the arrays above are made and kept */
+	uint32_t last_live;	/* no tree: the last node not erased, NIL when none */
+	struct erased *log;	/* no tree: the erases so far, in order */
+	size_t nlog, caplog;
 	size_t n, cap;
 	uint32_t root;
 	uint32_t rightmost;	/* last node in tree order, NIL when unknown */
@@ -43,7 +57,7 @@ struct vp_symtab {
 	 * 122k-line kallsyms copy loaded in 18.9 ms instead of 21.4). */
 	int in_order;
 	uint32_t *order;	/* live nodes in tree order, after seal */
-	size_t norder;
+	size_t norder, olen;	/* olen: order's and starts' length as allocated */
 	/* After seal, lookups in an array: the tree's nodes are scattered in
 	 * memory, and perf's walk missed the cache at every level. When no two
 	 * symbols hold one address (most tables once fixed up), the starts in
@@ -55,7 +69,13 @@ struct vp_symtab {
 	size_t npts;
 	int sealed, demangle;
 	struct chunk *chunks;	/* names and demangled names */
+	size_t chunk_size;	/* the next chunk's: doubling up to CHUNK_MAX */
 };
+
+static void free_tree(struct vp_symtab *t);
+
+#define CHUNK_FIRST (16u << 10)
+#define CHUNK_MAX (2u << 20)
 
 /* ---- string arena ---- */
 
@@ -64,14 +84,19 @@ static char *arena_alloc(struct vp_symtab *t, size_t n)
 	struct chunk *c = t->chunks;
 
 	if (!c || c->size - c->used < n) {
-		size_t sz = n > 60000 ? n : 60000;
-		c = malloc(sizeof(*c) + sz);
+		/* Chunks double: a big table's names in a few populated mappings
+		 * (bulk.h), a small one's in one malloc'd chunk. */
+		size_t next = t->chunk_size ? t->chunk_size : CHUNK_FIRST - sizeof(*c);
+		size_t sz = n > next ? n : next;
+		c = vp_bulk_alloc(sizeof(*c) + sz);
 		if (!c)
 			return NULL;
 		c->size = sz;
 		c->used = 0;
+		if (n <= next && next < CHUNK_MAX - sizeof(*c))
+			t->chunk_size = 2 * (next + sizeof(*c)) - sizeof(*c);
 		/* A big one-off string goes behind the current chunk, which keeps filling. */
-		if (t->chunks && n > 60000) {
+		if (t->chunks && n > next) {
 			c->next = t->chunks->next;
 			t->chunks->next = c;
 		} else {
@@ -105,6 +130,7 @@ struct vp_symtab *vp_symtab_new(void)
 		return NULL;
 	t->root = NIL;
 	t->rightmost = NIL;
+	t->last_live = NIL;
 	t->demangle = 1;
 	return t;
 }
@@ -115,15 +141,13 @@ void vp_symtab_free(struct vp_symtab *t)
 		return;
 	for (struct chunk *c = t->chunks, *next; c; c = next) {
 		next = c->next;
-		free(c);
+		vp_bulk_free(c, sizeof(*c) + c->size);
 	}
-	free(t->syms);
-	free(t->left);
-	free(t->right);
-	free(t->parent);
-	free(t->color);
-	free(t->order);
-	free(t->starts);
+	vp_bulk_free(t->syms, t->cap * sizeof(*t->syms));
+	free_tree(t);
+	free(t->log);
+	vp_bulk_free(t->order, t->olen * sizeof(*t->order));
+	vp_bulk_free(t->starts, t->olen * sizeof(*t->starts));
 	free(t->pts);
 	free(t->ans);
 	free(t);
@@ -134,30 +158,41 @@ void vp_symtab_set_demangle(struct vp_symtab *t, int on)
 	t->demangle = on;
 }
 
+/* field resized from t->cap to cap elements (bulk.h), or return -ENOMEM */
+#define RESIZE(t, field, cap)                                                            \
+	do {                                                                             \
+		void *p_ = vp_bulk_resize((t)->field, (t)->cap * sizeof(*(t)->field),   \
+					  (cap) * sizeof(*(t)->field));                   \
+		if (!p_)                                                                 \
+			return -ENOMEM;                                                  \
+		(t)->field = p_;                                                         \
+	} while (0)
+
 static int grow(struct vp_symtab *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : 256;
-	void *p;
 
 	if (t->cap >= MAX_SYMS)
 		return -ENOMEM;
 	if (cap > MAX_SYMS)
 		cap = MAX_SYMS;
-#define GROW(field)                                                         \
-	do {                                                                \
-		p = realloc(t->field, cap * sizeof(*t->field));             \
-		if (!p)                                                     \
-			return -ENOMEM;                                     \
-		t->field = p;                                               \
-	} while (0)
-	GROW(syms);
-	GROW(left);
-	GROW(right);
-	GROW(parent);
-	GROW(color);
-#undef GROW
+	RESIZE(t, syms, cap);
+	if (t->tree) {
+		RESIZE(t, left, cap);
+		RESIZE(t, right, cap);
+		RESIZE(t, parent, cap);
+		RESIZE(t, color, cap);
+	}
 	t->cap = cap;
 	return 0;
+}
+
+static void free_tree(struct vp_symtab *t)
+{
+	vp_bulk_free(t->left, t->cap * sizeof(*t->left));
+	vp_bulk_free(t->right, t->cap * sizeof(*t->right));
+	vp_bulk_free(t->parent, t->cap * sizeof(*t->parent));
+	vp_bulk_free(t->color, t->cap * sizeof(*t->color));
 }
 
 /* ---- red-black tree on indices (same shapes as Linux lib/rbtree.c) ---- */
@@ -359,7 +394,7 @@ static void erase_color(struct vp_symtab *t, uint32_t parent)
 	}
 }
 
-static void erase(struct vp_symtab *t, uint32_t node)
+static void tree_erase(struct vp_symtab *t, uint32_t node)
 {
 	uint32_t child = t->right[node], tmp = t->left[node];
 	uint32_t parent, rebalance;
@@ -435,10 +470,10 @@ static uint32_t first(const struct vp_symtab *t)
 {
 	uint32_t n = t->root;
 
-	if (n == NIL)
-		return NIL;
 	if (t->in_order)
 		return live_from(t, 0);
+	if (n == NIL)
+		return NIL;
 	while (t->left[n] != NIL)
 		n = t->left[n];
 	return n;
@@ -463,22 +498,12 @@ static uint32_t next(const struct vp_symtab *t, uint32_t n)
 
 /* ---- adding ---- */
 
-static int insert(struct vp_symtab *t, uint64_t start, uint64_t size, const char *name,
-		  size_t namelen, uint8_t bind, uint8_t type, uint8_t flags)
+/* Node i into the tree, as perf's rb_link_node and rb_insert_color put it. */
+static void link_node(struct vp_symtab *t, uint32_t i)
 {
-	uint32_t i, *link = &t->root, parent = NIL;
+	uint32_t *link = &t->root, parent = NIL;
+	uint64_t start = t->syms[i].start;
 
-	if (t->sealed)
-		return -EINVAL;
-	if (t->n == t->cap && grow(t) < 0)
-		return -ENOMEM;
-	const char *nm = arena_strdup(t, name, namelen);
-	if (!nm)
-		return -ENOMEM;
-	i = (uint32_t)t->n++;
-	/* perf's symbol__new: end = start + len, or start when the size is unknown */
-	t->syms[i] = (struct vp_sym){ start, size ? start + size : start, nm, NULL, NULL,
-				      bind, type, flags };
 	/* Sorted input (kallsyms, most symbol tables) lands right of the last
 	 * node, where the descent would end anyway: skip the descent. */
 	if (t->root == NIL) {
@@ -509,6 +534,92 @@ static int insert(struct vp_symtab *t, uint64_t start, uint64_t size, const char
 	t->color[i] = RED;
 	*link = i;
 	insert_color(t, i);
+}
+
+/* The tree the inserts and erases so far would have made one by one, so
+ * its shape, which perf's lookup walk answers by, is perf's. */
+static int build_tree(struct vp_symtab *t)
+{
+	size_t cap = t->cap, e = 0;
+
+	if (t->tree || !cap) {	/* none yet: grow makes them */
+		t->tree = 1;
+		return 0;
+	}
+	t->left = vp_bulk_alloc(cap * sizeof(*t->left));
+	t->right = vp_bulk_alloc(cap * sizeof(*t->right));
+	t->parent = vp_bulk_alloc(cap * sizeof(*t->parent));
+	t->color = vp_bulk_alloc(cap * sizeof(*t->color));
+	if (!t->left || !t->right || !t->parent || !t->color) {
+		free_tree(t);
+		t->left = t->right = t->parent = NULL;
+		t->color = NULL;
+		return -ENOMEM;
+	}
+	t->tree = 1;
+	t->root = t->rightmost = NIL;
+	for (uint32_t i = 0; i < t->n; i++) {
+		link_node(t, i);
+		for (; e < t->nlog && t->log[e].after == i + 1; e++)
+			tree_erase(t, t->log[e].node);
+	}
+	free(t->log);
+	t->log = NULL;
+	t->nlog = t->caplog = 0;
+	return 0;
+}
+
+static int erase(struct vp_symtab *t, uint32_t node)
+{
+	if (t->tree) {
+		tree_erase(t, node);
+		return 0;
+	}
+	if (t->nlog == t->caplog) {
+		size_t cap = t->caplog ? 2 * t->caplog : 64;
+		struct erased *l = realloc(t->log, cap * sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		t->log = l;
+		t->caplog = cap;
+	}
+	t->log[t->nlog++] = (struct erased){ node, (uint32_t)t->n };
+	t->syms[node].flags |= VP_SYM_ERASED;
+	if (node == t->last_live) {
+		while (node > 0 && (t->syms[node - 1].flags & VP_SYM_ERASED))
+			node--;
+		t->last_live = node > 0 ? node - 1 : NIL;
+	}
+	return 0;
+}
+
+static int insert(struct vp_symtab *t, uint64_t start, uint64_t size, const char *name,
+		  size_t namelen, uint8_t bind, uint8_t type, uint8_t flags)
+{
+	uint32_t i;
+
+	if (t->sealed)
+		return -EINVAL;
+	/* out of order: from here on the tree is kept */
+	if (!t->tree && t->last_live != NIL && start < t->syms[t->last_live].start &&
+	    build_tree(t) < 0)
+		return -ENOMEM;
+	if (t->n == t->cap && grow(t) < 0)
+		return -ENOMEM;
+	const char *nm = arena_strdup(t, name, namelen);
+	if (!nm)
+		return -ENOMEM;
+	i = (uint32_t)t->n++;
+	/* perf's symbol__new: end = start + len, or start when the size is unknown */
+	t->syms[i] = (struct vp_sym){ start, size ? start + size : start, nm, NULL, NULL,
+				      bind, type, flags };
+	if (t->tree) {
+		link_node(t, i);
+	} else {
+		if (t->last_live == NIL)
+			t->in_order = 1;	/* as link_node into an empty tree */
+		t->last_live = i;
+	}
 	return 0;
 }
 
@@ -726,7 +837,7 @@ static void fixup_end(struct vp_symtab *t, int is_kallsyms)
 		curr->end = page_after(curr->start);
 }
 
-static void fixup_duplicate(struct vp_symtab *t)
+static int fixup_duplicate(struct vp_symtab *t)
 {
 	uint32_t nd = first(t), curr, nx;
 
@@ -740,20 +851,23 @@ again:
 		if (t->syms[curr].start != t->syms[nx].start)
 			continue;
 		if (choose_a(t, &t->syms[curr], &t->syms[nx])) {
-			erase(t, nx);
+			if (erase(t, nx) < 0)
+				return -ENOMEM;
 			goto again;
 		}
 		nd = next(t, curr);
-		erase(t, curr);
+		if (erase(t, curr) < 0)
+			return -ENOMEM;
 	}
+	return 0;
 }
 
-void vp_symtab_fixup(struct vp_symtab *t, int is_kallsyms)
+int vp_symtab_fixup(struct vp_symtab *t, int is_kallsyms)
 {
 	if (!t || t->sealed)
-		return;
+		return 0;
 	fixup_end(t, is_kallsyms);
-	fixup_duplicate(t);
+	return fixup_duplicate(t);
 }
 
 /* perf's symbols__find: the first node on the search path that holds ip */
@@ -824,14 +938,18 @@ static void flatten(struct vp_symtab *t)
 		const struct vp_sym *s = &t->syms[t->order[i]];
 		uint64_t past = s->end > s->start ? s->end : s->start + 1;
 		if ((any && s->start < covered) || past <= s->start) {
-			flatten_walk(t);	/* overlaps, or reaches the top */
+			/* overlaps, or reaches the top: perf's walk decides */
+			if (build_tree(t) == 0)
+				flatten_walk(t);
 			return;
 		}
 		covered = past > covered ? past : covered;
 		any = 1;
 	}
-	if (!(t->starts = malloc((t->norder ? t->norder : 1) * sizeof(*t->starts))))
+	if (!(t->starts = vp_bulk_alloc(t->olen * sizeof(*t->starts)))) {
+		build_tree(t);	/* find() then walks it */
 		return;
+	}
 	for (size_t i = 0; i < t->norder; i++)
 		t->starts[i] = t->syms[t->order[i]].start;
 }
@@ -860,18 +978,23 @@ void vp_symtab_seal(struct vp_symtab *t)
 	t->sealed = 1;
 	for (size_t i = 0; i < t->n; i++)
 		live += !(t->syms[i].flags & VP_SYM_ERASED);
-	t->order = malloc((live ? live : 1) * sizeof(*t->order));
-	if (!t->order)
-		return;	/* count() then reports 0; find() still works */
+	t->olen = live ? live : 1;
+	t->order = vp_bulk_alloc(t->olen * sizeof(*t->order));
+	if (!t->order) {
+		build_tree(t);	/* count() then reports 0; find() still works */
+		return;
+	}
 	for (uint32_t n = first(t); n != NIL; n = next(t, n))
 		t->order[t->norder++] = n;
 	flatten(t);
 }
 
-void vp_symtab_finish(struct vp_symtab *t, int is_kallsyms)
+int vp_symtab_finish(struct vp_symtab *t, int is_kallsyms)
 {
-	vp_symtab_fixup(t, is_kallsyms);
+	int r = vp_symtab_fixup(t, is_kallsyms);
+
 	vp_symtab_seal(t);
+	return r;
 }
 
 /* ---- lookups ---- */
@@ -891,6 +1014,10 @@ const struct vp_sym *vp_symtab_find(const struct vp_symtab *t, uint64_t ip)
 		size_t i = at_or_below(t->pts, t->npts, ip);
 		n = i ? t->ans[i - 1] : NIL;
 	} else {
+		/* Not sealed (the loader's own thread) or sealed without memory for
+		 * the arrays: perf's walk, on the tree made now if need be. */
+		if (!t->tree)
+			build_tree((struct vp_symtab *)t);
 		n = walk(t, ip);
 	}
 	return n == NIL ? NULL : &t->syms[n];
@@ -916,6 +1043,11 @@ int vp_symtab_add_n(struct vp_symtab *t, uint64_t start, uint64_t size, const ch
 	return insert(t, start, size, name, len, bind, type, 0);
 }
 
+int vp_symtab_keep_tree(struct vp_symtab *t)
+{
+	return t ? build_tree(t) : -EINVAL;
+}
+
 const struct vp_sym *vp_symtab_first(const struct vp_symtab *t)
 {
 	uint32_t n = t ? first(t) : NIL;
@@ -930,8 +1062,9 @@ const struct vp_sym *vp_symtab_next(const struct vp_symtab *t, const struct vp_s
 	return n == NIL ? NULL : &t->syms[n];
 }
 
-void vp_symtab_erase(struct vp_symtab *t, const struct vp_sym *s)
+int vp_symtab_erase(struct vp_symtab *t, const struct vp_sym *s)
 {
 	if (t && !t->sealed && s && !(s->flags & VP_SYM_ERASED))
-		erase(t, (uint32_t)(s - t->syms));
+		return erase(t, (uint32_t)(s - t->syms));
+	return 0;
 }

@@ -123,7 +123,9 @@ static long resident_kb(void)
 /* A few thousand keys (what most profiles have) fill a few hundred kB: their
  * table must not hold a whole huge page per worker. (The growth of the
  * process's resident memory, not the table's mapping: a small mapping may
- * merge with its neighbours.) */
+ * merge with its neighbours. Under AddressSanitizer tables are malloc'd,
+ * and the one the table grew from waits in its quarantine, beside their
+ * shadow: up to twice the table, still less than a huge page.) */
 static void small_table_holds_small_memory(void **state)
 {
 	struct vp_keys t = { 0 };
@@ -140,7 +142,7 @@ static void small_table_holds_small_memory(void **state)
 	if (getenv("VP_TEST_SHOW"))
 		fprintf(stderr, "table of %zu slots (%zu kB): resident memory grew %ld kB\n", t.cap,
 			need_kb, grown);
-	if (grown > (long)need_kb + 256)
+	if (grown > (long)(2 * need_kb) + 256)
 		fail_msg("a table of %zu slots (%zu kB) grew resident memory by %ld kB", t.cap,
 			 need_kb, grown);
 	vp_keys_free(&t);

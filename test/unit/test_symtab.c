@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "lib/symbols/symbols.h"
+#include "lib/symbols/symtab_internal.h"
 
 static const char *name_at(const struct vp_symtab *t, uint64_t addr)
 {
@@ -375,6 +376,61 @@ static void test_sealed_lookups_answer_as_the_tree_walk(void **state)
 #undef NEXT
 }
 
+/* A table makes its tree only when it needs it (an insert out of order, a
+ * lookup among overlapping symbols), replaying what was done before: the
+ * same answers, symbol by symbol, as a table that kept its tree from the
+ * first insert, on random sorted tables with overlaps and aliases, erases
+ * between inserts and after them, and an insert out of order on the way. */
+static void test_tree_made_late_answers_as_one_kept_throughout(void **state)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+#define NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+	(void)state;
+	for (int round = 0; round < 300; round++) {
+		struct vp_symtab *lazy = vp_symtab_new(), *kept = vp_symtab_new();
+		int n = 2 + (int)(NEXT() % 200), late = round % 3 ? -1 : (int)(NEXT() % n);
+		uint64_t at = 0x1000;
+		assert_int_equal(vp_symtab_keep_tree(kept), 0);
+		for (int i = 0; i < n; i++) {
+			char name[16];
+			/* sorted, with aliases and sizes that reach over the next */
+			uint64_t start = i == late ? 0x1000 + NEXT() % (at - 0x1000 + 1)
+						   : (at += NEXT() % 4 ? NEXT() % 0x40 : 0);
+			uint64_t size = NEXT() % 4 ? NEXT() % 0x80 : 0;
+			snprintf(name, sizeof(name), "f%d", i);
+			assert_int_equal(vp_symtab_add(lazy, start, size, name, STB_GLOBAL, STT_FUNC), 0);
+			assert_int_equal(vp_symtab_add(kept, start, size, name, STB_GLOBAL, STT_FUNC), 0);
+			if (NEXT() % 5 == 0) {	/* erase the k-th live symbol of both */
+				const struct vp_sym *a = vp_symtab_first(lazy), *b = vp_symtab_first(kept);
+				for (uint64_t k = NEXT() % (uint64_t)(i + 1); k && a && b; k--) {
+					a = vp_symtab_next(lazy, a);
+					b = vp_symtab_next(kept, b);
+				}
+				assert_true((a == NULL) == (b == NULL));
+				if (a) {
+					assert_string_equal(a->name, b->name);
+					assert_int_equal(vp_symtab_erase(lazy, a), 0);
+					assert_int_equal(vp_symtab_erase(kept, b), 0);
+				}
+			}
+		}
+		assert_int_equal(vp_symtab_finish(lazy, round % 4 == 1), 0);
+		assert_int_equal(vp_symtab_finish(kept, round % 4 == 1), 0);
+		assert_int_equal(vp_symtab_count(lazy), vp_symtab_count(kept));
+		for (size_t i = 0; i < vp_symtab_count(lazy); i++)
+			assert_string_equal(vp_symtab_at(lazy, i)->name, vp_symtab_at(kept, i)->name);
+		for (uint64_t ip = 0xf00; ip < at + 0x1100; ip++) {
+			const struct vp_sym *a = vp_symtab_find(lazy, ip), *b = vp_symtab_find(kept, ip);
+			if ((a == NULL) != (b == NULL) || (a && strcmp(a->name, b->name)))
+				fail_msg("round %d, ip %#llx: late tree %s, kept tree %s", round,
+					 (unsigned long long)ip, a ? a->name : "-", b ? b->name : "-");
+		}
+		vp_symtab_free(lazy);
+		vp_symtab_free(kept);
+	}
+#undef NEXT
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_duplicates_compare_demangled_names),
 		cmocka_unit_test(test_sealed_tables_refuse_more_symbols),
 		cmocka_unit_test(test_sealed_lookups_answer_as_the_tree_walk),
+		cmocka_unit_test(test_tree_made_late_answers_as_one_kept_throughout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

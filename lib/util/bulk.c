@@ -1,0 +1,87 @@
+/* Large arrays in mappings populated in one call (see bulk.h). Under
+ * AddressSanitizer everything is calloc'd, so its checks see every byte. */
+#include "bulk.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+#define HUGE (2ul << 20)
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PLAIN_ONLY 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PLAIN_ONLY 1
+#endif
+#endif
+#ifndef PLAIN_ONLY
+#define PLAIN_ONLY 0
+#endif
+
+static int plain(size_t bytes)
+{
+	return PLAIN_ONLY || bytes < VP_BULK_MIN;
+}
+
+/* whole pages: huge ones from 2 MiB on */
+static size_t mapped_bytes(size_t bytes)
+{
+	size_t page = bytes >= HUGE ? HUGE : 4096;
+
+	return (bytes + page - 1) / page * page;
+}
+
+void *vp_bulk_alloc(size_t bytes)
+{
+	if (plain(bytes))
+		return calloc(1, bytes ? bytes : 1);
+	size_t len = mapped_bytes(bytes);
+	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	if (len >= HUGE)
+		madvise(m, len, MADV_HUGEPAGE);
+	/* Present now, in one call: a page first read maps the zero page, and
+	 * the write that replaces it flushes every other CPU's TLB. Where the
+	 * kernel cannot (before 5.14), pages fault in as they are touched. */
+	madvise(m, len, MADV_POPULATE_WRITE);
+	return m;
+}
+
+void vp_bulk_free(void *p, size_t bytes)
+{
+	if (!p)
+		return;
+	if (plain(bytes))
+		free(p);
+	else
+		munmap(p, mapped_bytes(bytes));
+}
+
+void *vp_bulk_resize(void *p, size_t old, size_t bytes)
+{
+	if (!p)
+		return vp_bulk_alloc(bytes);
+	if (plain(old) && plain(bytes)) {
+		void *q = realloc(p, bytes ? bytes : 1);
+		if (q && bytes > old)
+			memset((char *)q + old, 0, bytes - old);
+		return q;
+	}
+	if (!plain(old) && !plain(bytes) && mapped_bytes(old) == mapped_bytes(bytes)) {
+		if (bytes < old)	/* the next growth expects zeros */
+			memset((char *)p + bytes, 0, old - bytes);
+		return p;
+	}
+	void *q = vp_bulk_alloc(bytes);
+	if (!q)
+		return NULL;
+	memcpy(q, p, old < bytes ? old : bytes);
+	vp_bulk_free(p, old);
+	return q;
+}
