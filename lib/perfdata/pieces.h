@@ -80,9 +80,14 @@ struct vp_pd_piece {
  * each give-back is a TLB shootdown, an interrupt to every other CPU that
  * runs it (1 MiB at a time, 2 CPUs spent 7-15 ms of a 266 MB file's
  * 300 ms of CPU time in them; 2 MiB: 4-7 ms). 4 MiB saved 1-3 ms more but
- * kept 4 MB more mapped at the peak. The count's chunks are this big, so
- * that one reader's pages are given back at once. */
+ * kept 4 MB more mapped at the peak. */
 #define VP_PD_GIVE (2u << 20)
+/* The count reads the file a chunk at a time into a buffer of its own
+ * (pieces.c's read_chunk): a chunk is cut at the first record from a
+ * multiple of this on, so it and the record that runs past the multiple fit
+ * in 2 MiB, one huge page. */
+#define VP_PD_RECORD_MAX (64u << 10)	/* a record's size is 16 bits */
+#define VP_PD_CHUNK (VP_PD_PMD - VP_PD_RECORD_MAX)
 /* What the readers give back waits in one batch for them all and then goes
  * in one call, one TLB shootdown: the count's chunks are apart in the file,
  * and process_madvise takes them all at once (a kernel that refuses, before
