@@ -27,9 +27,13 @@ compared as sorted lists. Where names cannot match row for row:
   rows for perf and one for vmprof: vmprof's lies between the largest of
   perf's and their sum.
 """
+import os
 import re
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from perf_agree import csv_symbol  # noqa: E402
 
 # perf prints an address with "%#llx": 0x..., and address 0 as sixteen zeros
 HEX = re.compile(r"^(0x[0-9a-f]+|0{16})$")
@@ -69,7 +73,7 @@ def parse_vmprof(path, side=None):
         raw = []
         for d in r:
             rec = [d[c] for c in want]
-            ev, sym, dso, dom = rec[0], rec[1], rec[2], rec[3]
+            ev, sym, dso, dom = rec[0], csv_symbol(rec[1]), rec[2], rec[3]
             period, cperiod = int(rec[5]), int(rec[8])
             if cperiod < period or int(rec[7]) < int(rec[4]):
                 raise SystemExit(f"{path}: children below self in {rec}")
