@@ -38,7 +38,8 @@ static int cmp_ordered(const void *a, const void *b)
 static uint8_t *arena_alloc(struct vp_oe_arena *a, size_t n)
 {
 	if (a->cap - a->used < n) {
-		size_t cap = a->cap ? a->cap : (1u << 20);
+		/* from 64 KiB: a small file's few records need no 1 MiB */
+		size_t cap = a->cap ? a->cap : (64u << 10);
 		while (cap - a->used < n)
 			cap *= 2;
 		uint8_t *mem = realloc(a->mem, cap);

@@ -552,9 +552,12 @@ static const uint8_t *read_chunk(struct vp_pieces *p, struct worker *wk, const s
 {
 	size_t len = (size_t)(ch->to - ch->from), done = 0;
 
-	if (!wk->buf) {
+	if (!wk->buf) {	/* the longest chunk, or the whole data when it is less */
+		uint64_t data = p->pd->data_end - p->pd->data_start;
 		wk->buflen = p->chunk_bytes + VP_PD_RECORD_MAX;
-		if (!(wk->buf = vp_bulk_alloc(wk->buflen)))
+		if (data < wk->buflen)
+			wk->buflen = (size_t)data;
+		if (!(wk->buf = vp_bulk_buffer(wk->buflen)))
 			return NULL;
 	}
 	if (len > wk->buflen)

@@ -21,6 +21,10 @@ struct slot {
 
 struct vp_chain_cache {
 	struct slot slot[SLOTS];
+	/* The slots with chains of their own, for the free: reading every slot
+	 * there (512 kB, most never touched) faulted each page in. */
+	uint16_t used[SLOTS];
+	size_t nused;
 };
 
 struct vp_chain_cache *vp_chain_cache_new(void)
@@ -32,8 +36,8 @@ void vp_chain_cache_free(struct vp_chain_cache *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < SLOTS; i++)
-		free(c->slot[i].ips);
+	for (size_t i = 0; i < c->nused; i++)
+		free(c->slot[c->used[i]].ips);
 	free(c);
 }
 
@@ -80,6 +84,8 @@ void vp_chain_cache_put(struct vp_chain_cache *c, const void *tree, const struct
 		uint64_t *v = realloc(sl->ips, n * sizeof(*v));
 		if (!v)
 			return;
+		if (!sl->ips)
+			c->used[c->nused++] = (uint16_t)(h & (SLOTS - 1));
 		sl->ips = v;
 		sl->cap = n;
 	}

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lib/util/lines.h"
 #include "lib/util/shared.h"
@@ -146,8 +147,10 @@ int vp_kallsyms_load(const char *path, struct vp_kallsyms **out, struct vp_error
 	if (rc < 0)
 		return vp_errorf(err, rc, "'%s': %s", path, strerror(-rc));
 	/* The kernel formats /proc/kallsyms as it is read (35-45 ms here) and
-	 * the parse below takes 20-25 ms: with a CPU to spare they overlap. */
-	if (vp_cpus_available() > 1)
+	 * the parse below takes 20-25 ms: with a CPU to spare they overlap. A
+	 * copy in a file (its size known) is only bytes to copy: no thread. */
+	struct stat st;
+	if (vp_cpus_available() > 1 && !(fstat(r.fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0))
 		vp_lines_read_ahead(&r);
 	k = calloc(1, sizeof(*k));
 	if (!k || !(k->core = vp_symtab_new())) {

@@ -23,9 +23,14 @@
 #define PLAIN_ONLY 0
 #endif
 
+static int plain_small(size_t bytes)
+{
+	return bytes < VP_BULK_MIN;
+}
+
 static int plain(size_t bytes)
 {
-	return PLAIN_ONLY || bytes < VP_BULK_MIN;
+	return PLAIN_ONLY || plain_small(bytes);
 }
 
 /* whole pages: huge ones from 2 MiB on */
@@ -51,6 +56,13 @@ void *vp_bulk_alloc(size_t bytes)
 	 * kernel cannot (before 5.14), pages fault in as they are touched. */
 	madvise(m, len, MADV_POPULATE_WRITE);
 	return m;
+}
+
+void *vp_bulk_buffer(size_t bytes)
+{
+	if (PLAIN_ONLY && !plain_small(bytes))
+		return malloc(bytes);
+	return vp_bulk_alloc(bytes);
 }
 
 void vp_bulk_free(void *p, size_t bytes)
