@@ -97,6 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	vp_fuzz_quiet();
 	vp_load_opts_init(&lo);
+	lo.threads = 2;	/* the threaded walks whatever the machine (not every CPU given) */
 	lo.symfs = VP_SRCDIR "/test/fixtures/symfs";
 	lo.kallsyms = VP_SRCDIR "/test/fuzz/corpus/kallsyms/kallsyms";
 	lo.guest_kallsyms = lo.kallsyms;
