@@ -6,10 +6,10 @@
  * speed while the other runs.
  * - compute (the default): no memory traffic at all;
  * - --read FILE: a file read the way vmprof reads one, and nothing else:
- *   one mapping of it, each 2 MiB chunk populated (MADV_POPULATE_READ),
- *   every cache line of it read, and the chunk given back (MADV_DONTNEED).
- *   Here the page cache's mapping, not the memory, is what two CPUs share:
- *   reading the same bytes from anonymous memory gained 2.0x.
+ *   each 2 MiB chunk read with pread into a buffer of the thread's own,
+ *   reused, and every cache line of it read. What more CPUs give here is
+ *   the page cache's (and the hypervisor's), not vmprof's: on the machine
+ *   of 2026-12-02 one pass over a 291 MB file gained 1.04x from 2 CPUs.
  * Usage: bench-ceiling [CHUNKS [ITERATIONS]]  (default 256 chunks of 600000)
  *        bench-ceiling --read FILE */
 #define _GNU_SOURCE
@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,8 +28,8 @@
 #define READ_CHUNK (2ul << 20)
 
 static unsigned long chunks, iters, next;
-static const unsigned char *map;
-static size_t map_len;
+static int fd = -1;
+static size_t file_len;
 static volatile unsigned long sink;
 
 static unsigned long compute(unsigned long k, unsigned long acc)
@@ -43,13 +42,15 @@ static unsigned long compute(unsigned long k, unsigned long acc)
 
 static unsigned long read_chunk(unsigned long k, unsigned long acc)
 {
-	size_t off = k * READ_CHUNK, len = map_len - off < READ_CHUNK ? map_len - off : READ_CHUNK;
-	void *p = (void *)(map + off);
+	static __thread unsigned char *buf;
+	size_t off = k * READ_CHUNK, len = file_len - off < READ_CHUNK ? file_len - off : READ_CHUNK;
 
-	madvise(p, len, MADV_POPULATE_READ);
+	if (!buf && !(buf = malloc(READ_CHUNK)))
+		abort();
+	if (pread(fd, buf, len, (off_t)off) != (ssize_t)len)
+		abort();
 	for (size_t i = 0; i < len; i += 64)
-		acc += map[off + i];
-	madvise(p, len, MADV_DONTNEED);
+		acc += buf[i];
 	return acc;
 }
 
@@ -73,16 +74,15 @@ int main(int argc, char **argv)
 	int n = 1, made = 0;
 
 	if (argc > 2 && !strcmp(argv[1], "--read")) {
-		int fd = open(argv[2], O_RDONLY);
 		struct stat st;
 
-		if (fd < 0 || fstat(fd, &st) < 0 || st.st_size == 0 ||
-		    (map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
+		fd = open(argv[2], O_RDONLY);
+		if (fd < 0 || fstat(fd, &st) < 0 || st.st_size == 0) {
 			perror(argv[2]);
 			return 1;
 		}
-		map_len = st.st_size;
-		chunks = (map_len + READ_CHUNK - 1) / READ_CHUNK;
+		file_len = st.st_size;
+		chunks = (file_len + READ_CHUNK - 1) / READ_CHUNK;
 		work = read_chunk;
 	} else {
 		chunks = argc > 1 ? strtoul(argv[1], NULL, 10) : 256;

@@ -167,7 +167,7 @@ ceiling=("$tmp/ceiling" 400)
 # A noisy figure (a pair's ratio ranged 1.28-2.15 in one run): 2n-1 pairs.
 warm "$tmp/big.data" "$tmp/bigg.data"
 # A second ceiling reads the file the way vmprof does and does nothing else
-# (bench-ceiling --read): what the page cache's mapping gives from more CPUs.
+# (bench-ceiling --read): what reading the page cache gives from more CPUs.
 for name in cores ceil coresg ceilg readf readg; do : > "$tmp/$name.a"; : > "$tmp/$name.b"; done
 for i in $(seq "$wide"); do
 	pair cores "$i" taskset -c 0 "$vmprof" report --sort sym "$tmp/big.data" -- \
@@ -205,10 +205,10 @@ show readall "reading the file alone, one CPU" "reading the file alone, $ncpu CP
 r_med=$(ratios readall 1 | median)
 r_lo=$(ratios readall 1 | sort -g | head -1)
 r_hi=$(ratios readall 1 | sort -g | tail -1)
-printf '  reading the files alone (mapped, 2 MiB populated, read, given back) gains %.2f (min %.2f, max %.2f)\n' \
+printf '  reading the files alone (pread 2 MiB at a time into a buffer per thread) gains %.2f (min %.2f, max %.2f)\n' \
 	"$r_med" "$r_lo" "$r_hi"
 printf '%s|%.2f|%.2f|%.2f|-|%s\n' "cores, reading the file alone (bench-ceiling --read)" "$r_med" "$r_lo" \
-	"$r_hi" "the mapping's share" >> "$tmp/summary"
+	"$r_hi" "the page cache's share" >> "$tmp/summary"
 
 say ""
 say "== the same tables whatever the threads: --threads 1 against all CPUs (cmp)"

@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "lib/util/bulk.h"
@@ -44,16 +43,16 @@ struct worker {
 	int malformed;		/* a sample the ordered walk must name */
 	struct vp_pd_idcache ids;
 	uint64_t out_of_order;
-	uint8_t *buf;		/* a chunk read, reused from chunk to chunk */
-	size_t buflen;
+};
+
+/* A thread's reader, for both passes: what it writes stays on its lines. */
+struct reader {
+	VP_THREAD_OWN struct vp_pd_view v;
 };
 
 struct vp_pieces {
 	struct vp_perfdata *pd;
-	const uint8_t *map;
-	size_t map_len;
-	int pidfd;		/* for the workers' give-backs (vp_pd_giveback_pidfd) */
-	struct vp_pd_giveback *gb;	/* where their windows put pages they are done with */
+	struct reader *rd;	/* one per thread */
 	struct vp_pd_piece *pc;
 	size_t npc;
 	struct chunk *ch;	/* the count's items, in file order */
@@ -180,19 +179,10 @@ static void position(const struct vp_pieces *p, uint32_t r, uint64_t t, uint64_t
 	h->mark = lo;
 }
 
-/* What the batch still holds, once the workers are done (one thread
- * interrupts no other CPU, and gives pages back at once: no batch). */
-static void give_back_all(struct vp_pieces *p)
-{
-	if (p->gb)
-		vp_pd_giveback_flush(p->gb);
-}
-
 static int scan_item(void *ctx, unsigned thread, size_t k)
 {
 	struct vp_pieces *p = ctx;
-	int r = vp_pd_scan_piece(p->pd, p->map, &p->pc[k], k > 0, p->chunk_bytes, p->gb);
-	(void)thread;
+	int r = vp_pd_scan_piece(p->pd, &p->rd[thread].v, &p->pc[k], k > 0, p->chunk_bytes);
 
 	vp_progress_advance(p->pc[k].end - p->pc[k].begin);
 	return r;
@@ -210,7 +200,7 @@ static int join_pieces(struct vp_pieces *p)
 		if (k && pc->first != p->pc[k - 1].exit) {
 			vp_pd_piece_reset(pc);
 			pc->first = p->pc[k - 1].exit;
-			if (vp_pd_scan_piece(pd, p->map, pc, 0, p->chunk_bytes, NULL) < 0)
+			if (vp_pd_scan_piece(pd, &p->rd[0].v, pc, 0, p->chunk_bytes) < 0)
 				return -ENOMEM;
 		}
 		if (pc->odd)
@@ -404,14 +394,10 @@ void vp_pieces_close(struct vp_pieces *p, int used)
 	free(p->lo);
 	free(p->qlo);
 	free(p->wk);
-	if (p->gb) {	/* before the mapping goes: it gives back what it holds */
-		vp_pd_giveback_destroy(p->gb);
-		free(p->gb);
-	}
-	if (p->map)
-		munmap((void *)p->map, p->map_len);
-	if (p->pidfd >= 0)
-		close(p->pidfd);
+	if (p->rd)
+		for (unsigned t = 0; t < p->threads; t++)
+			vp_pd_view_free(&p->rd[t].v);
+	free(p->rd);
 	free(p);
 }
 
@@ -448,33 +434,23 @@ int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_b
 	if (!(p = calloc(1, sizeof(*p))))
 		return vp_errorf(err, -ENOMEM, "out of memory");
 	p->pd = pd;
-	p->pidfd = -1;
 	p->threads = threads ? threads : 1;
 	p->chunk_bytes = chunk_bytes ? chunk_bytes : VP_PD_CHUNK;
-	void *m = mmap(NULL, pd->data_end, PROT_READ, MAP_PRIVATE, pd->fd, 0);
-	if (m == MAP_FAILED) {
-		free(p);
-		return 0;	/* the ordered walk reads it, or says why not */
-	}
-	p->map = m;
-	p->map_len = pd->data_end;
 	size = pd->data_end - pd->data_start;
 	p->npc = vp_pd_piece_cut(pd->data_start, pd->data_end, p->threads, &piece_bytes);
 	if (!(p->pc = vp_thread_calloc(p->npc, sizeof(*p->pc))) ||
-	    !(p->wk = vp_thread_calloc(p->threads, sizeof(*p->wk)))) {
+	    !(p->wk = vp_thread_calloc(p->threads, sizeof(*p->wk))) ||
+	    !(p->rd = vp_thread_calloc(p->threads, sizeof(*p->rd)))) {
 		vp_pieces_close(p, 0);
 		return vp_errorf(err, -ENOMEM, "out of memory");
 	}
-	if (p->threads > 1) {
-		p->pidfd = vp_pd_giveback_pidfd();
-		if (!(p->gb = vp_thread_calloc(1, sizeof(*p->gb))) ||
-		    vp_pd_giveback_init(p->gb, p->pidfd, vp_pd_giveback_batch(p->threads)) < 0) {
-			free(p->gb);
-			p->gb = NULL;
-			vp_pieces_close(p, 0);
-			return vp_errorf(err, -ENOMEM, "out of memory");
-		}
-	}
+	/* a buffer holds the longest chunk (a multiple's cut and the record
+	 * across it), or the whole data when that is less */
+	size_t cap = p->chunk_bytes + VP_PD_RECORD_MAX;
+	if (size < cap)
+		cap = (size_t)size;
+	for (unsigned t = 0; t < p->threads; t++)
+		vp_pd_view_init(&p->rd[t].v, pd->fd, pd->data_end, cap);
 	for (size_t k = 0; k < p->npc; k++) {
 		p->pc[k].begin = vp_pd_piece_begin(pd->data_start, piece_bytes, k);
 		p->pc[k].end = k + 1 == p->npc ? pd->data_end
@@ -483,7 +459,6 @@ int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_b
 	p->pc[0].first = pd->data_start;
 	vp_progress_expect(size, 2);
 	r = vp_run_queue(p->threads, p->npc, scan_item, p);
-	give_back_all(p);
 	if (r == 0)
 		r = join_pieces(p);
 	if (r == 0)
@@ -540,40 +515,6 @@ int vp_pieces_replay(struct vp_pieces *p, const struct vp_perf_tool *tool, void 
 	return r < 0 ? r : 0;
 }
 
-/* A chunk's bytes into the worker's buffer, NULL when that cannot be:
- * read, not mapped. Each mapping of a page is a change to the page tables,
- * and in a virtual machine that shadows them every change is a trip to the
- * hypervisor that other CPUs wait on: the count's pass over a 291 MB file
- * mapped 2 MiB at a time took 30-41 ms of one CPU and 25-32 of two, read
- * into one reused buffer 21 and 15-17 (2026-12-02). The scan, which must
- * guess where records start, maps. A chunk is whole records (the scan's
- * cuts are record starts), at most chunk_bytes and one record. */
-static const uint8_t *read_chunk(struct vp_pieces *p, struct worker *wk, const struct chunk *ch)
-{
-	size_t len = (size_t)(ch->to - ch->from), done = 0;
-
-	if (!wk->buf) {	/* the longest chunk, or the whole data when it is less */
-		uint64_t data = p->pd->data_end - p->pd->data_start;
-		wk->buflen = p->chunk_bytes + VP_PD_RECORD_MAX;
-		if (data < wk->buflen)
-			wk->buflen = (size_t)data;
-		if (!(wk->buf = vp_bulk_buffer(wk->buflen)))
-			return NULL;
-	}
-	if (len > wk->buflen)
-		return NULL;
-	while (done < len) {
-		ssize_t r = pread(p->pd->fd, wk->buf + done, len - done, (off_t)(ch->from + done));
-		if (r <= 0) {
-			if (r < 0 && errno == EINTR)
-				continue;
-			return NULL;
-		}
-		done += (size_t)r;
-	}
-	return wk->buf;
-}
-
 /* One chunk's samples, each with its mark. */
 static void sample_chunk(struct vp_pieces *p, unsigned w, void *wctx, size_t c)
 {
@@ -584,7 +525,9 @@ static void sample_chunk(struct vp_pieces *p, unsigned w, void *wctx, size_t c)
 	struct vp_sample s;
 	struct vp_pieces_pos pos;
 	struct pos_hint hint = { .when = UINT64_MAX };
-	const uint8_t *buf = read_chunk(p, wk, ch);	/* the record at off: buf + (off - from) */
+	/* whole records (the scan's cuts are record starts), at most the
+	 * buffer: read at once, the record at off at buf + (off - from) */
+	const uint8_t *buf = vp_pd_view_at(&p->rd[w].v, ch->from, (size_t)(ch->to - ch->from));
 
 	if (!buf) {	/* the ordered walk reads it again and names what went wrong */
 		wk->malformed = 1;
@@ -659,9 +602,6 @@ int vp_pieces_samples(struct vp_pieces *p, vp_pieces_sample_fn fn, void *const *
 	for (unsigned w = 0; w < p->threads; w++)
 		p->wk[w] = (struct worker){ .rc = 0 };
 	vp_run_queue(p->threads, p->nch + !!p->side, samples_item, p);
-	for (unsigned w = 0; w < p->threads; w++)
-		vp_bulk_free(p->wk[w].buf, p->wk[w].buflen);
-	give_back_all(p);
 	p->side = NULL;
 	/* what the chunks leave: a tail cut short */
 	vp_progress_advance(p->pd->data_end - (p->nch ? p->ch[p->nch - 1].to : p->pd->data_start));

@@ -1,4 +1,4 @@
-/* The first pass of the walk in pieces: one piece of the mapped data section
+/* The first pass of the walk in pieces: one piece of the data section
  * read for what orders the file (its FINISHED_ROUNDs, how many records each
  * round queues and the newest time among them) and for the records that are
  * not samples. A piece that starts mid-file cannot know where a record
@@ -7,14 +7,14 @@
  * ends, scanning again from there when they differ. */
 #include "pieces.h"
 
+#include "lib/util/bulk.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #define RESYNC_RUN	16		/* records that must look right after a guessed start */
-#define STRIDE		VP_PD_STRIDE	/* map pages ahead in steps this big */
 
 static int grow(void **v, size_t *cap, size_t n, size_t elem)
 {
@@ -29,59 +29,45 @@ static int grow(void **v, size_t *cap, size_t n, size_t elem)
 	return 0;
 }
 
-/* Windows start and end on a stride's boundary in the file: where the page
- * cache holds the file in large folios (aligned in the file), a window maps
- * and gives back whole folios, and what stays mapped is a few strides per
- * reader however the cache holds it. */
-static uint64_t stride_down(uint64_t off)
+/* A reader's bytes of the file (pieces.h): a buffer refilled with pread
+ * from where a record that does not fit begins. Mapping the file instead
+ * changed the page tables twice a stride, and where a hypervisor shadows
+ * them each change is a trip to it that the other CPUs wait on. */
+const uint8_t *vp_pd_view_fill(struct vp_pd_view *v, uint64_t off, size_t n)
 {
-	return off & ~(uint64_t)(STRIDE - 1);
-}
+	size_t want, done = 0;
 
-static void give_back(struct vp_pd_window *w, uint64_t from, uint64_t len)
-{
-	if (w->gb)
-		vp_pd_giveback(w->gb, w->map + from, len);
-	else
-		madvise((void *)(w->map + from), len, MADV_DONTNEED);
-}
-
-void vp_pd_window_start(struct vp_pd_window *w, const uint8_t *map, uint64_t len, uint64_t off,
-			struct vp_pd_giveback *gb)
-{
-	w->map = map;
-	w->gb = gb;
-	w->len = len;
-	w->lo = w->hi = stride_down(off);
-	vp_pd_window_move(w, off);
-}
-
-void vp_pd_window_move(struct vp_pd_window *w, uint64_t off)
-{
-	uint64_t to = stride_down(off), gone = to > w->lo ? to - w->lo : 0;
-
-	if (gone >= VP_PD_GIVE) {
-		give_back(w, w->lo, gone);
-		w->lo = to;
+	if (!v->buf) {
+		if (!(v->buf = vp_bulk_buffer(v->cap)))
+			return NULL;
 	}
-	w->hi = to + STRIDE < w->len ? to + STRIDE : w->len;
-	if (w->hi > to)
-		madvise((void *)(w->map + to), w->hi - to, MADV_POPULATE_READ);
+	if (off > v->end || n > v->cap || v->end - off < n)
+		return NULL;
+	want = v->end - off < v->cap ? (size_t)(v->end - off) : v->cap;
+	while (done < want) {
+		ssize_t r = pread(v->fd, v->buf + done, want - done, (off_t)(off + done));
+		if (r <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			break;
+		}
+		done += (size_t)r;
+	}
+	v->lo = off;
+	v->hi = off + done;
+	return done >= n ? v->buf : NULL;
 }
 
-void vp_pd_window_end(struct vp_pd_window *w, uint64_t off)
+void vp_pd_view_init(struct vp_pd_view *v, int fd, uint64_t end, size_t cap)
 {
-	/* The last record read may have run past the window, and a fault there
-	 * maps the pages around it (fault-around, 64 KiB): to the stride's
-	 * end, as the reader of the next part may have given those back
-	 * already (it then maps again what it still reads). */
-	uint64_t end = stride_down(off + STRIDE - 1);
-	uint64_t hi = end > w->hi ? (end < w->len ? end : w->len) : w->hi;
-	uint64_t gone = hi > w->lo ? hi - w->lo : 0;
+	*v = (struct vp_pd_view){ .fd = fd, .end = end, .cap = cap };
+}
 
-	if (gone)
-		give_back(w, w->lo, gone);
-	w->lo = w->hi = hi;
+void vp_pd_view_free(struct vp_pd_view *v)
+{
+	vp_bulk_free(v->buf, v->cap);
+	v->buf = NULL;
+	v->lo = v->hi = 0;
 }
 
 void vp_pd_piece_reset(struct vp_pd_piece *p)
@@ -98,14 +84,15 @@ void vp_pd_piece_reset(struct vp_pd_piece *p)
 }
 
 /* A record header that perf could have written at off. */
-static int plausible(const struct vp_perfdata *pd, const uint8_t *map, uint64_t off)
+static int plausible(const struct vp_perfdata *pd, struct vp_pd_view *v, uint64_t off)
 {
 	struct perf_event_header h;
+	const uint8_t *at;
 	uint64_t id;
 
-	if (pd->data_end - off < sizeof(h))
+	if (pd->data_end - off < sizeof(h) || !(at = vp_pd_view_at(v, off, sizeof(h))))
 		return 0;
-	memcpy(&h, map + off, sizeof(h));
+	memcpy(&h, at, sizeof(h));
 	if (h.size < sizeof(h) || h.size % 8 || h.size > pd->data_end - off)
 		return 0;
 	if (!((h.type >= 1 && h.type <= 21) || (h.type >= 64 && h.type <= 82)))
@@ -117,7 +104,9 @@ static int plausible(const struct vp_perfdata *pd, const uint8_t *map, uint64_t 
 	if (pd->nevsels > 1 && pd->id_pos >= 0) {
 		if ((size_t)pd->id_pos >= (h.size - sizeof(h)) / 8)
 			return 0;
-		memcpy(&id, map + off + sizeof(h) + 8 * pd->id_pos, 8);
+		if (!(at = vp_pd_view_at(v, off, h.size)))
+			return 0;
+		memcpy(&id, at + sizeof(h) + 8 * pd->id_pos, 8);
 		return id == 0 || vp_pd_evsel_by_id(pd, id) != NULL;
 	}
 	return 1;
@@ -125,14 +114,14 @@ static int plausible(const struct vp_perfdata *pd, const uint8_t *map, uint64_t 
 
 /* The first offset in [from, end) where RESYNC_RUN plausible records (or
  * plausible records up to the data's end) follow one another; end if none. */
-static uint64_t resync(const struct vp_perfdata *pd, const uint8_t *map, uint64_t from, uint64_t end)
+static uint64_t resync(const struct vp_perfdata *pd, struct vp_pd_view *v, uint64_t from, uint64_t end)
 {
 	for (uint64_t c = (from + 7) & ~7ull; c < end; c += 8) {
 		uint64_t off = c;
 		int run = 0;
-		while (run < RESYNC_RUN && off < pd->data_end && plausible(pd, map, off)) {
+		while (run < RESYNC_RUN && off < pd->data_end && plausible(pd, v, off)) {
 			uint16_t size;
-			memcpy(&size, map + off + 6, 2);
+			memcpy(&size, vp_pd_view_at(v, off, sizeof(struct perf_event_header)) + 6, 2);
 			off += size;
 			run++;
 		}
@@ -142,9 +131,8 @@ static uint64_t resync(const struct vp_perfdata *pd, const uint8_t *map, uint64_
 	return end;
 }
 
-/* A copy of a record the plan reads after the scan: the mapping's pages
- * are given back as they are read, and touching them again would map them
- * (a whole huge page where the page cache holds one). */
+/* A copy of a record the plan reads after the scan: the reader's buffer
+ * moves on. */
 static int copy_record(struct vp_pd_piece *p, const void *rec, size_t size, size_t *pos)
 {
 	while (p->capcopies - p->ncopies < size + 7u)
@@ -200,34 +188,31 @@ static inline uint64_t sample_time(struct vp_perfdata *pd, struct vp_pd_idcache 
 	return vp_pd_record_time(pd, ids, h);
 }
 
-int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_piece *p,
-		     int resync_start, uint64_t chunk, struct vp_pd_giveback *gb)
+int vp_pd_scan_piece(struct vp_perfdata *pd, struct vp_pd_view *v, struct vp_pd_piece *p,
+		     int resync_start, uint64_t chunk)
 {
 	int tidx = pd->uniform ? pd->layouts[0].time : -1;
 	struct vp_pd_idcache ids = { 0 };
 	struct vp_pd_round cur = { 0, 0 };
-	struct vp_pd_window win;
 	uint64_t off, next_cut;
 
-	/* from where the guess reads: its pages are given back like the rest */
-	vp_pd_window_start(&win, map, pd->data_end, resync_start ? p->begin : p->first, gb);
-	if (resync_start) {
-		p->first = resync(pd, map, p->begin, p->end);
-		vp_pd_window_move(&win, p->first);
-	}
+	if (resync_start)
+		p->first = resync(pd, v, p->begin, p->end);
 	off = p->first;
 	next_cut = (off / chunk + 1) * chunk;
 	while (off < p->end) {
 		struct perf_event_header h;
-		const struct perf_event_header *rec = (const void *)(map + off);
+		const struct perf_event_header *rec;
 		uint64_t t;
 
-		if (pd->data_end - off < sizeof(h) || off % 8) {
+		if (pd->data_end - off < sizeof(h) || off % 8 ||
+		    !(rec = (const void *)vp_pd_view_at(v, off, sizeof(h)))) {
 			p->broken = 1;
 			break;
 		}
 		memcpy(&h, rec, sizeof(h));
-		if (h.size < sizeof(h) || pd->data_end - off < h.size) {
+		if (h.size < sizeof(h) || pd->data_end - off < h.size ||
+		    !(rec = (const void *)vp_pd_view_at(v, off, h.size))) {
 			p->broken = 1;
 			break;
 		}
@@ -254,7 +239,6 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_pi
 			case VP_REC_HEADER_FEATURE:
 				p->odd = 1;
 				p->exit = off;
-				vp_pd_window_end(&win, off);
 				return 0;
 			default:
 				if (grow((void **)&p->hdr, &p->caphdr, p->nhdr, sizeof(*p->hdr)) < 0 ||
@@ -280,10 +264,8 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_pi
 			}
 		}
 		off += h.size;
-		if (off + VP_PD_PREFETCH < win.hi)
-			__builtin_prefetch(map + off + VP_PD_PREFETCH);
-		if (off >= win.hi)
-			vp_pd_window_move(&win, off);
+		if (off + VP_PD_PREFETCH < v->hi)
+			__builtin_prefetch(v->buf + (off - v->lo) + VP_PD_PREFETCH);
 		if (off >= next_cut && off < p->end) {
 			next_cut = (off / chunk + 1) * chunk;
 			if (grow((void **)&p->cuts, &p->capcuts, p->ncuts, sizeof(*p->cuts)) < 0)
@@ -291,7 +273,6 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, const uint8_t *map, struct vp_pd_pi
 			p->cuts[p->ncuts++] = (struct vp_pd_cut){ off, (uint32_t)p->nrounds };
 		}
 	}
-	vp_pd_window_end(&win, off);
 	p->exit = off;
 	if (grow((void **)&p->rounds, &p->caprounds, p->nrounds, sizeof(cur)) < 0)
 		return -ENOMEM;

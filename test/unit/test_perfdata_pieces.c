@@ -567,11 +567,10 @@ static int watch_sample(void *wctx, const struct vp_sample *s, const struct vp_p
 }
 
 /* A 24 MB file with header records spread through it, read in pieces
- * that start mid-stride on 2 threads: once scanned nothing of the file
- * stays mapped (the plan reads copies of the header records, not the
- * mapping), and the samples are read into one buffer per reader, so no
- * page of the file is mapped while they are counted and memory grows by
- * those buffers alone. */
+ * that start mid-stride on 2 threads: both passes read it into one buffer
+ * per reader (the plan keeps copies of the few records it needs), so no
+ * page of the file is mapped and memory grows by those buffers, not with
+ * the file. */
 static void memory_flat_in_pieces(void **state)
 {
 	char path[128];
@@ -610,9 +609,10 @@ static void memory_flat_in_pieces(void **state)
 	munmap((void *)m, 8192);
 	close(fd);
 
+	long anon0 = anon_kb();
 	assert_int_equal(vp_pd_pieces_open(pd, 2, 3000000 + 8, 0, &p, &err), 0);
 	assert_non_null(p);
-	long scanned = mapped_kb(path), anon0 = anon_kb();
+	long scanned = mapped_kb(path);
 	struct rss_watch rw[2] = { { path, 0, 0, 0 }, { path, 0, 0, 0 } };
 	void *wctx[2] = { &rw[0], &rw[1] };
 	assert_int_equal(vp_pieces_samples(p, watch_sample, wctx, &err), 0);
@@ -628,138 +628,14 @@ static void memory_flat_in_pieces(void **state)
 	if (scanned > 0 || during > 0 || after > 0)
 		fail_msg("mapped after the scan %ld kB, while counting %ld kB, after %ld kB (want 0)",
 			 scanned, during, after);
-	/* a buffer of 2 MiB per reader, and a few MiB for the rest */
+	/* a buffer of 2 MiB per reader, and a few MiB for the plan */
 	if (anon - anon0 > 2 * 2048 + 4096)
-		fail_msg("anonymous memory grew by %ld kB while counting", anon - anon0);
+		fail_msg("anonymous memory grew by %ld kB while scanning and counting", anon - anon0);
 }
 
-/* A file of size bytes, mapped (unpopulated). */
-static uint8_t *mapped_file(const char *path, size_t size)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	for (size_t i = 0; i < size / 8; i++)
-		fwrite(&i, 8, 1, f);
-	assert_int_equal(fclose(f), 0);
-	int fd = open(path, O_RDONLY);
-	assert_true(fd >= 0);
-	uint8_t *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-	assert_true(m != MAP_FAILED);
-	close(fd);
-	return m;
-}
-
-struct giver_arg {
-	struct vp_pd_giveback *g;
-	uint8_t *m;
-	size_t size, first;
-};
-
-static void *give_every_other(void *arg)
-{
-	struct giver_arg *a = arg;
-
-	for (size_t off = a->first * 4096; off < a->size; off += 2 * 4096)
-		vp_pd_giveback(a->g, a->m + off, 4096);
-	return NULL;
-}
-
-/* A batch holds what a reader is done with until it is VP_PD_GIVE_BATCH,
- * adjoining ranges as one, and then gives it all back, through
- * process_madvise or (pidfd -1, or a kernel that refuses) madvise; a
- * batch of VP_PD_GIVE_RANGES apart ranges goes back before a new one. */
-static void given_back_in_batches(void **state)
-{
-	char path[128];
-	const size_t mb = 1u << 20, size = 16 * mb;
-	(void)state;
-
-	snprintf(path, sizeof(path), "%s/batch.bin", dir);
-	uint8_t *m = mapped_file(path, size);
-
-	for (int way = 0; way < 2; way++) {
-		struct vp_pd_giveback g;
-		int pidfd = way ? -1 : vp_pd_giveback_pidfd();
-		assert_int_equal(vp_pd_giveback_init(&g, pidfd, VP_PD_GIVE_BATCH), 0);
-		assert_int_equal(madvise(m, size, MADV_POPULATE_READ), 0);
-		assert_int_equal(mapped_kb(path), (long)(size / 1024));
-		vp_pd_giveback(&g, m, 2 * mb);
-		vp_pd_giveback(&g, m + 4 * mb, 2 * mb);
-		vp_pd_giveback(&g, m + 6 * mb, 2 * mb);	/* joins the one before */
-		assert_int_equal(g.n, 2);
-		assert_int_equal(mapped_kb(path), (long)(size / 1024));	/* held */
-		vp_pd_giveback(&g, m + 10 * mb, VP_PD_GIVE_BATCH - 6 * mb);
-		assert_int_equal(g.n, 0);
-		assert_int_equal(mapped_kb(path), (long)((size - VP_PD_GIVE_BATCH) / 1024));
-
-		/* ranges apart: the batch is full before it is big */
-		assert_int_equal(madvise(m, size, MADV_POPULATE_READ), 0);
-		for (unsigned i = 0; i <= VP_PD_GIVE_RANGES; i++)
-			vp_pd_giveback(&g, m + i * 2 * 4096, 4096);
-		assert_int_equal(g.n, 1);
-		assert_int_equal(mapped_kb(path), (long)(size / 1024) - 4 * VP_PD_GIVE_RANGES);
-		vp_pd_giveback_flush(&g);
-		assert_int_equal(mapped_kb(path), (long)(size / 1024) - 4 * (VP_PD_GIVE_RANGES + 1));
-
-		/* what it holds goes when it is destroyed */
-		assert_int_equal(madvise(m, size, MADV_POPULATE_READ), 0);
-		vp_pd_giveback(&g, m, 4096);
-		vp_pd_giveback_destroy(&g);
-		assert_int_equal(mapped_kb(path), (long)(size / 1024) - 4);
-		if (pidfd >= 0)
-			close(pidfd);
-	}
-	munmap(m, size);
-}
-
-/* The readers share one batch: what each gives back waits with the
- * others', a range meeting another reader's (the count's chunks go to
- * readers in turn) joins it, and the batch goes whole at its size. Two
- * threads giving back at once lose nothing. */
-static void one_batch_for_all_readers(void **state)
-{
-	char path[128];
-	const size_t mb = 1u << 20, size = 32 * mb, batch = vp_pd_giveback_batch(2);
-	struct vp_pd_giveback g;
-	(void)state;
-
-	assert_int_equal(batch, 2 * VP_PD_GIVE_BATCH);
-	snprintf(path, sizeof(path), "%s/shared.bin", dir);
-	uint8_t *m = mapped_file(path, size);
-	int pidfd = vp_pd_giveback_pidfd();
-	assert_int_equal(vp_pd_giveback_init(&g, pidfd, batch), 0);
-
-	/* readers A (even chunks) and B (odd) in turn, B's first ahead of A's */
-	assert_int_equal(madvise(m, size, MADV_POPULATE_READ), 0);
-	vp_pd_giveback(&g, m + 2 * mb, 2 * mb);		/* B */
-	vp_pd_giveback(&g, m, 2 * mb);			/* A: meets B's from below */
-	for (size_t c = 2; c * 2 * mb < batch - 2 * mb; c++)
-		vp_pd_giveback(&g, m + c * 2 * mb, 2 * mb);
-	assert_int_equal(g.n, 1);
-	assert_int_equal(mapped_kb(path), (long)(size / 1024));	/* all held */
-	vp_pd_giveback(&g, m + batch - 2 * mb, 2 * mb);
-	assert_int_equal(g.n, 0);
-	assert_int_equal(mapped_kb(path), (long)((size - batch) / 1024));
-
-	/* two threads at once: 4 KiB pages, every other one each */
-	assert_int_equal(madvise(m, size, MADV_POPULATE_READ), 0);
-	struct giver_arg gv[2] = {
-		{ &g, m, size, 0 }, { &g, m, size, 1 } };
-	pthread_t t;
-	assert_int_equal(pthread_create(&t, NULL, give_every_other, &gv[1]), 0);
-	give_every_other(&gv[0]);
-	assert_int_equal(pthread_join(t, NULL), 0);
-	vp_pd_giveback_destroy(&g);
-	assert_int_equal(mapped_kb(path), 0);
-	if (pidfd >= 0)
-		close(pidfd);
-	munmap(m, size);
-}
-
-/* The batch grows with the readers up to a budget. */
 /* The scan's cut: pieces back to back over the data section, each
- * nonempty, every boundary on a stride by default (a stride read by two
- * pieces' readers is mapped and given back twice), and enough pieces per
+ * nonempty, every boundary on a stride by default (where the page cache's
+ * large folios begin), and enough pieces per
  * thread that the last one taken ends the scan soon after the others. */
 static void check_cut(uint64_t start, uint64_t end, unsigned threads, uint64_t bytes,
 		      size_t min_n)
@@ -799,19 +675,6 @@ static void pieces_cut_on_strides(void **state)
 	assert_int_equal(bytes, VP_PD_STRIDE);
 }
 
-static void batches_within_a_budget(void **state)
-{
-	(void)state;
-	assert_int_equal(vp_pd_giveback_batch(1), VP_PD_GIVE_BATCH);
-	assert_int_equal(vp_pd_giveback_batch(2), 2 * VP_PD_GIVE_BATCH);
-	assert_int_equal(vp_pd_giveback_batch(16), VP_PD_GIVE_BUDGET);
-	assert_int_equal(vp_pd_giveback_batch(64), VP_PD_GIVE_BUDGET);
-	assert_int_equal(vp_pd_giveback_batch(4096), VP_PD_GIVE_BUDGET);
-	for (unsigned r = 1; r <= 256; r++)
-		assert_true(vp_pd_giveback_batch(r) <= VP_PD_GIVE_BUDGET &&
-			    vp_pd_giveback_batch(r) >= vp_pd_giveback_batch(r - 1));
-}
-
 static int setup(void **state)
 {
 	(void)state;
@@ -834,9 +697,6 @@ int main(void)
 		cmocka_unit_test(left_to_the_ordered_walk),
 		cmocka_unit_test(report_tables_as_ordered),
 		cmocka_unit_test(memory_flat_in_pieces),
-		cmocka_unit_test(given_back_in_batches),
-		cmocka_unit_test(one_batch_for_all_readers),
-		cmocka_unit_test(batches_within_a_budget),
 		cmocka_unit_test(pieces_cut_on_strides),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
