@@ -340,6 +340,18 @@ static void test_sealed_tables_refuse_more_symbols(void **state)
 	assert_null(vp_symtab_find(NULL, 1));
 }
 
+/* Both tables name the same symbol (or none) at every address in [lo, hi). */
+static void same_answers(int round, const char *an, const struct vp_symtab *ta, const char *bn,
+			 const struct vp_symtab *tb, uint64_t lo, uint64_t hi)
+{
+	for (uint64_t ip = lo; ip < hi; ip++) {
+		const struct vp_sym *a = vp_symtab_find(ta, ip), *b = vp_symtab_find(tb, ip);
+		if ((a == NULL) != (b == NULL) || (a && strcmp(a->name, b->name)))
+			fail_msg("round %d, ip %#llx: %s %s, %s %s", round, (unsigned long long)ip, an,
+				 a ? a->name : "-", bn, b ? b->name : "-");
+	}
+}
+
 /* A sealed table answers by its array of starts when no two symbols hold
  * one address; the tree's walk (a table fixed up, not sealed) is the oracle,
  * on random tables with and without overlaps, zero sizes and gaps. */
@@ -364,12 +376,7 @@ static void test_sealed_lookups_answer_as_the_tree_walk(void **state)
 		}
 		vp_symtab_fixup(walk, round % 4 == 1);
 		vp_symtab_finish(sealed, round % 4 == 1);
-		for (uint64_t ip = 0xf00; ip < 0x6000; ip++) {
-			const struct vp_sym *a = vp_symtab_find(walk, ip), *b = vp_symtab_find(sealed, ip);
-			if ((a == NULL) != (b == NULL) || (a && strcmp(a->name, b->name)))
-				fail_msg("round %d, ip %#llx: walk %s, sealed %s", round,
-					 (unsigned long long)ip, a ? a->name : "-", b ? b->name : "-");
-		}
+		same_answers(round, "walk", walk, "sealed", sealed, 0xf00, 0x6000);
 		vp_symtab_free(walk);
 		vp_symtab_free(sealed);
 	}
@@ -419,12 +426,7 @@ static void test_tree_made_late_answers_as_one_kept_throughout(void **state)
 		assert_int_equal(vp_symtab_count(lazy), vp_symtab_count(kept));
 		for (size_t i = 0; i < vp_symtab_count(lazy); i++)
 			assert_string_equal(vp_symtab_at(lazy, i)->name, vp_symtab_at(kept, i)->name);
-		for (uint64_t ip = 0xf00; ip < at + 0x1100; ip++) {
-			const struct vp_sym *a = vp_symtab_find(lazy, ip), *b = vp_symtab_find(kept, ip);
-			if ((a == NULL) != (b == NULL) || (a && strcmp(a->name, b->name)))
-				fail_msg("round %d, ip %#llx: late tree %s, kept tree %s", round,
-					 (unsigned long long)ip, a ? a->name : "-", b ? b->name : "-");
-		}
+		same_answers(round, "late tree", lazy, "kept tree", kept, 0xf00, at + 0x1100);
 		vp_symtab_free(lazy);
 		vp_symtab_free(kept);
 	}
