@@ -9,6 +9,11 @@
 
 #define MAX_THREADS 1024
 
+/* Threads at work beyond one: those vp_run_threads made, until their fn
+ * returns, less the callers waiting for them (a thread's fn ends when the
+ * queue is empty: what it waits on then is the others' last items). */
+static unsigned running;
+
 unsigned vp_cpus_available(void)
 {
 	cpu_set_t set;
@@ -17,6 +22,11 @@ unsigned vp_cpus_available(void)
 	if (sched_getaffinity(0, sizeof(set), &set) != 0 || (n = CPU_COUNT(&set)) < 1)
 		return 1;
 	return (unsigned)n;
+}
+
+int vp_cpu_spare(void)
+{
+	return vp_cpus_available() > 1 + __atomic_load_n(&running, __ATOMIC_RELAXED);
 }
 
 void *vp_thread_calloc(size_t n, size_t size)
@@ -40,6 +50,7 @@ static void *thread_main(void *arg)
 	struct start *s = arg;
 
 	s->fn(s->ctx, s->i);
+	__atomic_sub_fetch(&running, 1, __ATOMIC_RELAXED);
 	return NULL;
 }
 
@@ -47,24 +58,32 @@ unsigned vp_run_threads(unsigned n, void (*fn)(void *ctx, unsigned i), void *ctx
 {
 	pthread_t *t = NULL;
 	struct start *st = NULL;
-	unsigned made = 0;
+	unsigned made = 0, extra;
 
 	if (n > MAX_THREADS)
 		n = MAX_THREADS;
-	if (n > 1) {
-		t = malloc((n - 1) * sizeof(*t));
-		st = malloc((n - 1) * sizeof(*st));
+	extra = n > 1 ? n - 1 : 0;
+	if (extra) {
+		t = malloc(extra * sizeof(*t));
+		st = malloc(extra * sizeof(*st));
 	}
+	/* counted before they start: each sees itself running */
+	__atomic_add_fetch(&running, extra, __ATOMIC_RELAXED);
 	if (t && st)
-		for (unsigned i = 1; i < n; i++) {
+		for (unsigned i = 0; i < extra; i++) {
 			st[made] = (struct start){ fn, ctx, made + 1 };
 			if (pthread_create(&t[made], NULL, thread_main, &st[made]) != 0)
 				break;
 			made++;
 		}
+	__atomic_sub_fetch(&running, extra - made, __ATOMIC_RELAXED);
 	fn(ctx, 0);
+	if (made)
+		__atomic_sub_fetch(&running, 1, __ATOMIC_RELAXED);
 	for (unsigned i = 0; i < made; i++)
 		pthread_join(t[i], NULL);
+	if (made)
+		__atomic_add_fetch(&running, 1, __ATOMIC_RELAXED);
 	free(t);
 	free(st);
 	return made + 1;

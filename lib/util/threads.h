@@ -20,6 +20,11 @@ void *vp_thread_calloc(size_t n, size_t size);
 
 /* CPUs in this process's affinity mask; at least 1. */
 unsigned vp_cpus_available(void);
+/* 1 when a CPU of the mask runs none of this process's threads at work:
+ * the caller's, and those of vp_run_threads until their fn returns (a
+ * caller waiting for its threads is not at work). A helper thread is worth
+ * making only then: on a CPU a worker holds, the two take turns. */
+int vp_cpu_spare(void);
 
 /* Run fn(ctx, 0) on the calling thread and fn(ctx, i) for i in 1..n-1 on
  * threads of their own; returns when all have. Where a thread cannot be
