@@ -11,8 +11,9 @@
 
 /* Threads at work beyond one: those vp_run_threads made, until their fn
  * returns, less the callers waiting for them (a thread's fn ends when the
- * queue is empty: what it waits on then is the others' last items). */
-static unsigned running;
+ * queue is empty: what it waits on then is the others' last items). -1
+ * when a caller waits for threads that are all done: none at work. */
+static int running;
 
 unsigned vp_cpus_available(void)
 {
@@ -26,7 +27,7 @@ unsigned vp_cpus_available(void)
 
 int vp_cpu_spare(void)
 {
-	return vp_cpus_available() > 1 + __atomic_load_n(&running, __ATOMIC_RELAXED);
+	return (long)vp_cpus_available() > 1L + __atomic_load_n(&running, __ATOMIC_RELAXED);
 }
 
 void *vp_thread_calloc(size_t n, size_t size)
@@ -68,7 +69,7 @@ unsigned vp_run_threads(unsigned n, void (*fn)(void *ctx, unsigned i), void *ctx
 		st = malloc(extra * sizeof(*st));
 	}
 	/* counted before they start: each sees itself running */
-	__atomic_add_fetch(&running, extra, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&running, (int)extra, __ATOMIC_RELAXED);
 	if (t && st)
 		for (unsigned i = 0; i < extra; i++) {
 			st[made] = (struct start){ fn, ctx, made + 1 };
@@ -76,7 +77,7 @@ unsigned vp_run_threads(unsigned n, void (*fn)(void *ctx, unsigned i), void *ctx
 				break;
 			made++;
 		}
-	__atomic_sub_fetch(&running, extra - made, __ATOMIC_RELAXED);
+	__atomic_sub_fetch(&running, (int)(extra - made), __ATOMIC_RELAXED);
 	fn(ctx, 0);
 	if (made)
 		__atomic_sub_fetch(&running, 1, __ATOMIC_RELAXED);
