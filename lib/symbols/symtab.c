@@ -193,6 +193,8 @@ static void free_tree(struct vp_symtab *t)
 	vp_bulk_free(t->right, t->cap * sizeof(*t->right));
 	vp_bulk_free(t->parent, t->cap * sizeof(*t->parent));
 	vp_bulk_free(t->color, t->cap * sizeof(*t->color));
+	t->left = t->right = t->parent = NULL;
+	t->color = NULL;
 }
 
 /* ---- red-black tree on indices (same shapes as Linux lib/rbtree.c) ---- */
@@ -552,8 +554,6 @@ static int build_tree(struct vp_symtab *t)
 	t->color = vp_bulk_alloc(cap * sizeof(*t->color));
 	if (!t->left || !t->right || !t->parent || !t->color) {
 		free_tree(t);
-		t->left = t->right = t->parent = NULL;
-		t->color = NULL;
 		return -ENOMEM;
 	}
 	t->tree = 1;
