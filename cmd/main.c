@@ -9,6 +9,7 @@
 #include "progress.h"
 #include "converters/text.h"
 #include "lib/util/error.h"
+#include "lib/util/heap.h"
 
 struct cmd {
 	const char *name;
@@ -78,6 +79,7 @@ int main(int argc, char **argv)
 {
 	const struct cmd *c;
 
+	vp_heap_prefer_huge_pages();
 	vp_set_warn_handler(print_warning, NULL);
 	if (argc < 2) {
 		usage(stderr);

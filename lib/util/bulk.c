@@ -1,6 +1,7 @@
 /* Large arrays in mappings populated in one call (see bulk.h). Under
  * AddressSanitizer everything is calloc'd, so its checks see every byte. */
 #include "bulk.h"
+#include "heap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@
 
 static int plain_small(size_t bytes)
 {
-	return bytes < VP_BULK_MIN;
+	return bytes < (vp_heap_on_huge_pages() ? HUGE : VP_BULK_MIN);
 }
 
 static int plain(size_t bytes)

@@ -9,9 +9,10 @@
 
 #include <stddef.h>
 
-/* bytes of zeroed memory; NULL when out of memory. Under VP_BULK_MIN it
- * is plain calloc; from 2 MiB on, whole huge pages where the system gives
- * them. Free with vp_bulk_free and the same size. */
+/* bytes of zeroed memory; NULL when out of memory. Under VP_BULK_MIN, or
+ * under 2 MiB when malloc's heap is on huge pages (heap.h), it is plain
+ * calloc; from 2 MiB on, whole huge pages where the system gives them.
+ * Free with vp_bulk_free and the same size. */
 void *vp_bulk_alloc(size_t bytes);
 
 /* The same for a buffer whose bytes are written before they are read: not
@@ -26,7 +27,10 @@ void *vp_bulk_resize(void *p, size_t old, size_t bytes);
 void vp_bulk_free(void *p, size_t bytes);
 
 /* Below this, malloc's pages (mostly reused ones) are cheaper than a
- * mapping of their own. */
+ * mapping of their own; on a heap of huge pages, below 2 MiB (a -g report
+ * of 291 MB populated 7.7 MB of small pages in 39 mappings from 64 KiB to
+ * 1 MiB: 157 -> 136 ms on 2 CPUs once they came from the heap, with the
+ * heap itself). */
 #define VP_BULK_MIN (64u << 10)
 
 #endif
