@@ -2,6 +2,7 @@
  * AddressSanitizer everything is calloc'd, so its checks see every byte. */
 #include "bulk.h"
 #include "heap.h"
+#include "sanitizer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,16 +14,7 @@
 
 #define HUGE (2ul << 20)
 
-#if defined(__SANITIZE_ADDRESS__)
-#define PLAIN_ONLY 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PLAIN_ONLY 1
-#endif
-#endif
-#ifndef PLAIN_ONLY
-#define PLAIN_ONLY 0
-#endif
+#define PLAIN_ONLY VP_ASAN
 
 static int plain_small(size_t bytes)
 {

@@ -1,9 +1,10 @@
 /* malloc's heap on huge pages (see heap.h). glibc grows the heap with brk;
  * the kernel keeps MADV_HUGEPAGE on the part of the heap it was given for,
  * so the heap is first grown by a whole VP_HEAP_PAD next to a huge page's
- * boundary and the part from the boundary on advised. Under a sanitizer malloc is not glibc's:
- * nothing is done. */
+ * boundary and the part from the boundary on advised. Under a sanitizer
+ * malloc is not glibc's: nothing is done. */
 #include "heap.h"
+#include "sanitizer.h"
 
 #include <fcntl.h>
 #include <malloc.h>
@@ -14,17 +15,6 @@
 #include <unistd.h>
 
 #define HUGE (2ul << 20)
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
 
 static int on_huge;
 
@@ -50,7 +40,8 @@ static int thp_possible(void)
 
 void vp_heap_prefer_huge_pages(void)
 {
-	if (SANITIZED || !thp_possible())
+	/* glibc made a heap before main: its pages are what they are */
+	if (VP_ASAN || VP_TSAN || mallinfo2().arena || !thp_possible())
 		return;
 	void *brk0 = sbrk(0);
 	if (brk0 == (void *)-1)
@@ -74,8 +65,7 @@ void vp_heap_prefer_huge_pages(void)
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TOP_PAD, VP_HEAP_PAD);
 	mallopt(M_TRIM_THRESHOLD, 2 * VP_HEAP_PAD);
-	/* The first allocation grows the heap from at by the pad, unless glibc
-	 * had a heap before main (then nothing is advised: its pages are small). */
+	/* the first allocation grows the heap from at by the pad */
 	void *p = malloc(64);
 	uintptr_t end = (uintptr_t)sbrk(0) & ~(HUGE - 1);
 	if (p && (uintptr_t)p < bound && end > bound)

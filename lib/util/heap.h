@@ -9,8 +9,10 @@
 /* From here on malloc takes its memory from one heap (every thread), grown
  * and kept VP_HEAP_PAD bytes at a time from a huge page's boundary, which
  * the kernel may back with huge pages (MADV_HUGEPAGE: where transparent
- * huge pages are "madvise" or "always"). Nothing changes where that is not
- * possible ("never", a sanitizer's malloc, no brk, a strict commit limit). */
+ * huge pages are "madvise" or "always"). Nothing is done where it cannot
+ * be ("never", a sanitizer's malloc, a heap made before the call); where the
+ * kernel refuses the growth (no brk, a strict commit limit) nothing is
+ * advised and glibc goes on from its own mappings. */
 void vp_heap_prefer_huge_pages(void);
 
 /* 1 when the heap was so advised: then an array under 2 MiB costs less

@@ -22,6 +22,7 @@
 
 #include "lib/util/bulk.h"
 #include "lib/util/heap.h"
+#include "lib/util/sanitizer.h"
 
 #define MIB (1ul << 20)
 
@@ -108,19 +109,11 @@ static int thp_possible(void)
 	return buf[0] && !strstr(buf, "[never]");
 }
 
-static int sanitized(void)
-{
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-	return 1;
-#else
-	return 0;
-#endif
-}
 
 /* 1 when the checks that need huge pages can run; else says why. */
 static int huge_pages_expected(void)
 {
-	if (sanitized())	/* its malloc is not glibc's: nothing is advised (checked) */
+	if (VP_ASAN || VP_TSAN)	/* its malloc is not glibc's: nothing is advised (checked) */
 		return 0;
 	if (!thp_possible()) {
 		printf("SKIP part: this kernel gives no transparent huge pages\n");
