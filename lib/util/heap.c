@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #define HUGE (2ul << 20)
@@ -23,25 +24,40 @@ int vp_heap_on_huge_pages(void)
 	return on_huge;
 }
 
-/* 1 unless the kernel gives no transparent huge pages ("never", or none). */
-static int thp_possible(void)
+/* The first bytes of a small file of the kernel's, NUL-ended; "" if none. */
+static void read_setting(const char *path, char *buf, size_t n)
 {
-	char buf[128];
-	int fd = open("/sys/kernel/mm/transparent_hugepage/enabled", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd < 0 ? -1 : read(fd, buf, n - 1);
 
 	if (fd >= 0)
 		close(fd);
-	if (n <= 0)
+	buf[got > 0 ? got : 0] = '\0';
+}
+
+/* 1 when the heap may grow by the pad: the pad is address space that
+ * counts against a data or address-space limit (a report under a 60 MB
+ * RLIMIT_DATA ran out), and against the commit limit of strict overcommit;
+ * and 1 unless the kernel gives no transparent huge pages. */
+static int may_grow(void)
+{
+	struct rlimit data, as;
+	char buf[128];
+
+	if (getrlimit(RLIMIT_DATA, &data) || getrlimit(RLIMIT_AS, &as) ||
+	    data.rlim_cur != RLIM_INFINITY || as.rlim_cur != RLIM_INFINITY)
 		return 0;
-	buf[n] = '\0';
-	return !strstr(buf, "[never]");
+	read_setting("/proc/sys/vm/overcommit_memory", buf, sizeof(buf));
+	if (buf[0] == '2')
+		return 0;
+	read_setting("/sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof(buf));
+	return buf[0] && !strstr(buf, "[never]");
 }
 
 void vp_heap_prefer_huge_pages(void)
 {
-	/* glibc made a heap before main: its pages are what they are */
-	if (VP_ASAN || VP_TSAN || mallinfo2().arena || !thp_possible())
+	/* (arena: glibc made its heap before the call; its pages are what they are) */
+	if (VP_ASAN || VP_TSAN || mallinfo2().arena || !may_grow())
 		return;
 	void *brk0 = sbrk(0);
 	if (brk0 == (void *)-1)
@@ -71,4 +87,10 @@ void vp_heap_prefer_huge_pages(void)
 	if (p && (uintptr_t)p < bound && end > bound)
 		on_huge = madvise((void *)bound, end - bound, MADV_HUGEPAGE) == 0;
 	free(p);
+	if (!on_huge) {	/* refused: glibc's own settings (mallopt(3)'s defaults) */
+		mallopt(M_ARENA_MAX, 0);
+		mallopt(M_MMAP_THRESHOLD, 128 << 10);
+		mallopt(M_TOP_PAD, 128 << 10);
+		mallopt(M_TRIM_THRESHOLD, 128 << 10);
+	}
 }

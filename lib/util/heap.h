@@ -10,9 +10,10 @@
  * and kept VP_HEAP_PAD bytes at a time from a huge page's boundary, which
  * the kernel may back with huge pages (MADV_HUGEPAGE: where transparent
  * huge pages are "madvise" or "always"). Nothing is done where it cannot
- * be ("never", a sanitizer's malloc, a heap made before the call); where the
- * kernel refuses the growth (no brk, a strict commit limit) nothing is
- * advised and glibc goes on from its own mappings. */
+ * or should not be: "never", a sanitizer's malloc, a heap made before the
+ * call, a data or address-space limit (ulimit -d, -v) or strict overcommit
+ * (the pad is address space they count); where the kernel refuses the
+ * growth all the same, malloc's settings go back to glibc's. */
 void vp_heap_prefer_huge_pages(void);
 
 /* 1 when the heap was so advised: then an array under 2 MiB costs less

@@ -2,10 +2,11 @@
  * the page faults the process took (getrusage), the huge pages of the
  * mapping (/proc/self/smaps) and where the heap is (/proc/self/maps). The
  * advice is taken first thing in main, as vmprof's main does; a second run
- * of this program (--late) takes it after malloc made a heap, where it
- * must leave the heap alone. Where the kernel gives no huge pages the
- * checks that need them say so; under a sanitizer, whose malloc is not
- * glibc's, the test checks that nothing was advised. */
+ * of this program (--late) takes it after malloc made a heap, and one
+ * (--limited) under a data limit: there it must leave malloc alone. Where
+ * the kernel gives no huge pages the checks that need them say so; under
+ * a sanitizer, whose malloc is not glibc's, the test checks that nothing
+ * was advised. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -198,20 +199,37 @@ static void threads_share_the_heap(void **state)
 	free(p);
 }
 
-/* Called after malloc made its heap: nothing advised, malloc still works. */
-static void late_call_leaves_the_heap(void **state)
+/* This program again with one argument; its exit status. */
+static int run_self(const char *arg)
 {
-	(void)state;
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		execl(self, self, "--late", (char *)NULL);
+		execl(self, self, arg, (char *)NULL);
 		_exit(127);
 	}
 	int st;
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st));
-	assert_int_equal(WEXITSTATUS(st), 0);
+	return WEXITSTATUS(st);
+}
+
+/* Called after malloc made its heap: nothing advised, malloc still works. */
+static void late_call_leaves_the_heap(void **state)
+{
+	(void)state;
+	assert_int_equal(run_self("--late"), 0);
+}
+
+/* Under a data limit (ulimit -d) the pad would count against it: nothing
+ * is advised and malloc keeps glibc's settings (a 1 MiB block is a mapping
+ * of its own, not the heap's), and allocations up to near the limit work. */
+static void data_limit_leaves_malloc_alone(void **state)
+{
+	(void)state;
+	if (VP_ASAN || VP_TSAN)	/* their shadow memory cannot live under a data limit */
+		return;
+	assert_int_equal(run_self("--limited"), 0);
 }
 
 static int late(void)
@@ -229,10 +247,32 @@ static int late(void)
 	return vp_heap_on_huge_pages() ? 4 : 0;
 }
 
+static int limited(void)
+{
+	struct rlimit lim = { 48 * MIB, 48 * MIB };
+	void *v[32];
+	uintptr_t lo = 0, hi = 0;
+
+	if (setrlimit(RLIMIT_DATA, &lim) != 0)
+		return 2;
+	vp_heap_prefer_huge_pages();
+	if (vp_heap_on_huge_pages())
+		return 3;
+	for (int i = 0; i < 32; i++)	/* 32 MiB of the 48 */
+		if (!(v[i] = malloc(MIB)))
+			return 4;
+	int in_heap = heap_range(&lo, &hi) && (uintptr_t)v[0] >= lo && (uintptr_t)v[0] < hi;
+	for (int i = 0; i < 32; i++)
+		free(v[i]);
+	return in_heap ? 5 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--late"))
 		return late();
+	if (argc > 1 && !strcmp(argv[1], "--limited"))
+		return limited();
 	vp_heap_prefer_huge_pages();	/* first, as in vmprof's main */
 	advised = vp_heap_on_huge_pages();
 	self = "/proc/self/exe";
@@ -241,6 +281,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(bulk_arrays_come_from_the_heap),
 		cmocka_unit_test(threads_share_the_heap),
 		cmocka_unit_test(late_call_leaves_the_heap),
+		cmocka_unit_test(data_limit_leaves_malloc_alone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
