@@ -8,6 +8,7 @@
 source "$(dirname "$0")/../lib.sh"
 F=$TOP/test/fixtures
 export HOME=$WORK	# no perf build-id cache
+cd "$WORK"	# compare saves vmprof.cmp.xml where it runs
 TSAN=${VMPROF_TSAN:-$BUILD/tsan/vmprof}
 [ -x "$TSAN" ] || fail "no ThreadSanitizer build at $TSAN (make tsan builds it)"
 opts=(--symfs "$F/symfs" --kallsyms "$F/kallsyms")
