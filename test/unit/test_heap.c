@@ -120,6 +120,21 @@ static int huge_pages_expected(void)
 		printf("SKIP part: this kernel gives no transparent huge pages\n");
 		return 0;
 	}
+	/* the limits under which the heap is left alone on purpose (checked by --limited) */
+	struct rlimit data, as;
+	if (getrlimit(RLIMIT_DATA, &data) || getrlimit(RLIMIT_AS, &as) ||
+	    data.rlim_cur != RLIM_INFINITY || as.rlim_cur != RLIM_INFINITY) {
+		printf("SKIP part: a data or address-space limit is set (ulimit -d, -v)\n");
+		return 0;
+	}
+	FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+	int mode = f && fgetc(f) == '2';
+	if (f)
+		fclose(f);
+	if (mode) {
+		printf("SKIP part: strict overcommit (vm.overcommit_memory=2)\n");
+		return 0;
+	}
 	return 1;
 }
 
