@@ -12,13 +12,11 @@
 #define MADV_POPULATE_WRITE 23
 #endif
 
-#define HUGE (2ul << 20)
-
 #define PLAIN_ONLY VP_ASAN
 
 static int plain_small(size_t bytes)
 {
-	return bytes < (vp_heap_on_huge_pages() ? HUGE : VP_BULK_MIN);
+	return bytes < (vp_heap_on_huge_pages() ? VP_HUGE_PAGE : VP_BULK_MIN);
 }
 
 static int plain(size_t bytes)
@@ -29,7 +27,7 @@ static int plain(size_t bytes)
 /* whole pages: huge ones from 2 MiB on */
 static size_t mapped_bytes(size_t bytes)
 {
-	size_t page = bytes >= HUGE ? HUGE : 4096;
+	size_t page = bytes >= VP_HUGE_PAGE ? VP_HUGE_PAGE : 4096;
 
 	return (bytes + page - 1) / page * page;
 }
@@ -42,7 +40,7 @@ void *vp_bulk_alloc(size_t bytes)
 	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
 		return NULL;
-	if (len >= HUGE)
+	if (len >= VP_HUGE_PAGE)
 		madvise(m, len, MADV_HUGEPAGE);
 	/* Present now, in one call: a page first read maps the zero page, and
 	 * the write that replaces it flushes every other CPU's TLB. Where the
@@ -90,7 +88,7 @@ void *vp_bulk_resize(void *p, size_t old, size_t bytes)
 		size_t from = mapped_bytes(old), to = mapped_bytes(bytes);
 		void *q = mremap(p, from, to, MREMAP_MAYMOVE);
 		if (q != MAP_FAILED) {
-			if (to >= HUGE)
+			if (to >= VP_HUGE_PAGE)
 				madvise(q, to, MADV_HUGEPAGE);
 			madvise((char *)q + from, to - from, MADV_POPULATE_WRITE);
 			return q;

@@ -15,8 +15,6 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#define HUGE (2ul << 20)
-
 static int on_huge;
 
 int vp_heap_on_huge_pages(void)
@@ -67,7 +65,8 @@ void vp_heap_prefer_huge_pages(void)
 	 * and the first chunk's headers, 80 bytes): that begins a page below a
 	 * boundary, and the ranges from the boundary on stay untouched. */
 	uintptr_t cur = (uintptr_t)brk0, page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t bound = (cur + page + HUGE - 1) & ~(HUGE - 1), at = bound - page;
+	uintptr_t bound = (cur + page + VP_HUGE_PAGE - 1) & ~(VP_HUGE_PAGE - 1);
+	uintptr_t at = bound - page;
 	/* glibc takes a break moved under it as another user's and goes on from it */
 	if (at > cur && sbrk((intptr_t)(at - cur)) == (void *)-1)
 		return;
@@ -83,7 +82,7 @@ void vp_heap_prefer_huge_pages(void)
 	mallopt(M_TRIM_THRESHOLD, 2 * VP_HEAP_PAD);
 	/* the first allocation grows the heap from at by the pad */
 	void *p = malloc(64);
-	uintptr_t end = (uintptr_t)sbrk(0) & ~(HUGE - 1);
+	uintptr_t end = (uintptr_t)sbrk(0) & ~(VP_HUGE_PAGE - 1);
 	if (p && (uintptr_t)p < bound && end > bound)
 		on_huge = madvise((void *)bound, end - bound, MADV_HUGEPAGE) == 0;
 	free(p);

@@ -20,6 +20,10 @@ void vp_heap_prefer_huge_pages(void);
  * from malloc than in a mapping of its own (bulk.c). */
 int vp_heap_on_huge_pages(void);
 
+/* A transparent huge page (x86-64's PMD): what the heap's ranges and
+ * bulk.c's mappings are aligned to and sized in. */
+#define VP_HUGE_PAGE (2ul << 20)
+
 /* The heap's growth step: address space, not memory; only what is touched
  * is, in whole huge pages. */
 #define VP_HEAP_PAD (64ul << 20)
