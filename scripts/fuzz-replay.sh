@@ -10,6 +10,9 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktra
 # process whose threads ran on several CPUs interrupts the others at every
 # unmap (ASan unmaps at every large free), dear in a virtual machine: the
 # 10501 cuts of multi.data took 64 s on 2 CPUs, 44 s on one (2026-12-02).
+# Nor side by side, each pinned to a CPU of its own: the five sweeps then
+# took 2m50s against 1m32s one after another, their kernel time 2m7s
+# against 47s (2026-12-02).
 pin=()
 if cpu=$(taskset -pc $$ 2>/dev/null | sed 's/.*: *//; s/[,-].*//') && [ -n "$cpu" ]; then
 	pin=(taskset -c "$cpu")
