@@ -128,10 +128,10 @@ static int huge_pages_expected(void)
 		return 0;
 	}
 	FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
-	int mode = f && fgetc(f) == '2';
+	int strict = f && fgetc(f) == '2';
 	if (f)
 		fclose(f);
-	if (mode) {
+	if (strict) {
 		printf("SKIP part: strict overcommit (vm.overcommit_memory=2)\n");
 		return 0;
 	}
