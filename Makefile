@@ -8,7 +8,7 @@ CC       ?= cc
 # which it loads when an XML, SVG, HTML, PNG, PDF or EPS is read or written
 # (cmd/formats_module.c says why).
 CORE_PKGS = libtraceevent libelf gsl libprotobuf-c zlib
-MOD_PKGS  = libxml-2.0 cairo
+MOD_PKGS  = libxml-2.0 cairo libpng
 PKGS      = $(CORE_PKGS) $(MOD_PKGS)
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 

@@ -13,10 +13,8 @@
 
 #include "lib/time/split.h"
 
-static cairo_status_t mem_write(void *closure, const unsigned char *data, unsigned int len)
+int vp_membuf_put(struct vp_membuf *b, const void *data, size_t len)
 {
-	struct vp_membuf *b = closure;
-
 	if (b->n + len > b->cap) {
 		size_t cap = b->cap ? b->cap : 65536;
 		while (cap < b->n + len)
@@ -24,14 +22,19 @@ static cairo_status_t mem_write(void *closure, const unsigned char *data, unsign
 		unsigned char *p = realloc(b->p, cap);
 		if (!p) {
 			b->oom = 1;
-			return CAIRO_STATUS_WRITE_ERROR;
+			return -ENOMEM;
 		}
 		b->p = p;
 		b->cap = cap;
 	}
 	memcpy(b->p + b->n, data, len);
 	b->n += len;
-	return CAIRO_STATUS_SUCCESS;
+	return 0;
+}
+
+static cairo_status_t mem_write(void *closure, const unsigned char *data, unsigned int len)
+{
+	return vp_membuf_put(closure, data, len) < 0 ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
 }
 
 /* cairo 1.16 has no metadata call for PostScript and writes the wall-clock
@@ -94,7 +97,7 @@ int vp_surface_end(struct vp_surface *sf, int r)
 		r = -ENOMEM;
 	cairo_destroy(sf->c.cr);
 	if (sf->fmt == VP_FMT_PNG && r >= 0 && cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
-		cairo_surface_write_to_png_stream(s, mem_write, b);
+		r = vp_png_write(s, b);
 	cairo_surface_finish(s);
 	if (r >= 0 && (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS || b->oom))
 		r = -ENOMEM;

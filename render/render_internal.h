@@ -268,6 +268,10 @@ struct vp_membuf {
 	size_t n, cap;
 	int oom;
 };
+/* len bytes appended to b: 0, or -ENOMEM (and b->oom set). */
+int vp_membuf_put(struct vp_membuf *b, const void *data, size_t len);
+/* ---- png.c: an RGB24 image surface as a PNG into b: 0 or -errno. */
+int vp_png_write(cairo_surface_t *s, struct vp_membuf *b);
 /* A cairo surface of one format drawing into b (begin), finished and
  * written out (end, given the drawing's status; returns the final one). */
 struct vp_surface {

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 pkgs=(gcc libtsan2 make pkg-config binutils
-      libtraceevent-dev libcsv-dev libxml2-dev libcairo2-dev libelf-dev libiberty-dev
+      libtraceevent-dev libcsv-dev libxml2-dev libcairo2-dev libpng-dev libelf-dev libiberty-dev
       libcmocka-dev libgsl-dev fonts-dejavu-core
       libprotobuf-c-dev protobuf-c-compiler zlib1g-dev golang-go
       linux-perf python3 python3-numpy python3-scipy libxml2-utils poppler-utils ghostscript clang libclang-rt-14-dev
