@@ -119,11 +119,6 @@ int vp_pd_run_end(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void 
 int vp_pd_deliver_record(struct vp_perfdata *pd, const struct vp_perf_tool *tool, void *ctx,
 			 struct vp_pd_idcache *ids, const struct perf_event_header *h,
 			 uint64_t offset, struct vp_error *err);
-/* A sample parsed, and counted in ids: 1, or 0 when its id names no event
- * (counted as such), or -EINVAL for a malformed one (err says so). */
-int vp_pd_parse_sample(struct vp_perfdata *pd, struct vp_pd_idcache *ids,
-		       const struct perf_event_header *h, uint64_t offset, struct vp_sample *s,
-		       struct vp_error *err);
 /* 0 when a record the walk decodes (MMAP, COMM, FORK, EXIT, LOST...) is
  * long enough; 1 when shorter than its type's fixed part, 2 for an mmap
  * record with no room for its file name. */

@@ -17,6 +17,7 @@
  * that could trigger it is left to the ordered walk, as are pipes, damaged
  * files and records this plan does not model (aux data, attrs mid-file). */
 #include "pieces.h"
+#include "sample.h"
 
 #include <errno.h>
 #include <stdlib.h>

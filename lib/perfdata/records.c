@@ -3,15 +3,15 @@
  * sample_id_all trailer of other records, and runs of like samples joined
  * into one delivery for a merge_repeats tool. Any thread may deliver. */
 #include "internal.h"
+#include "sample.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The event of any record, by the id it carries (NULL: no such event). */
-static const struct vp_evsel *evsel_of(const struct vp_perfdata *pd, struct vp_pd_idcache *c,
-				       const struct perf_event_header *h)
+const struct vp_evsel *vp_pd_evsel_of(const struct vp_perfdata *pd, struct vp_pd_idcache *c,
+				      const struct perf_event_header *h)
 {
 	const uint64_t *body = (const uint64_t *)(h + 1);
 	size_t n = (h->size - sizeof(*h)) / 8;
@@ -36,25 +36,6 @@ static const struct vp_evsel *evsel_of(const struct vp_perfdata *pd, struct vp_p
 		return c->ev;
 	c->id = id;
 	return c->ev = vp_pd_evsel_by_id(pd, id);
-}
-
-/* A sample's event: most samples carry the id of the one before, which is
- * answered here without a call. */
-static inline const struct vp_evsel *sample_evsel(const struct vp_perfdata *pd,
-						  struct vp_pd_idcache *c,
-						  const struct perf_event_header *h)
-{
-	uint64_t id;
-
-	if (pd->nevsels == 1)
-		return pd->evsels[0];
-	if (h->type == PERF_RECORD_SAMPLE && pd->id_pos >= 0 &&
-	    (size_t)pd->id_pos < (h->size - sizeof(*h)) / 8) {
-		memcpy(&id, (const uint64_t *)(h + 1) + pd->id_pos, 8);
-		if (id && id == c->id && c->ev)
-			return c->ev;
-	}
-	return evsel_of(pd, c, h);
 }
 
 struct id_trailer {
@@ -129,88 +110,10 @@ int vp_pd_record_short(const struct perf_event_header *h)
 	return 0;
 }
 
-static int parse_sample(struct vp_perfdata *pd, const struct vp_evsel *ev,
-			const struct perf_event_header *h, uint64_t offset, struct vp_sample *s)
-{
-	const struct vp_layout *l = &pd->layouts[ev->index];
-	uint64_t st = ev->attr.sample_type;
-	const uint8_t *body = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
-	const uint8_t *p = body + 8 * l->fixed;
-	uint64_t v;
-
-	if ((size_t)(end - body) < 8u * l->fixed)
-		return -1;
-	s->evsel = ev;
-	s->misc = h->misc;
-	s->offset = offset;
-	s->count = 1;
-	s->nr_callchain = 0;
-	s->callchain = NULL;
-	s->raw_size = 0;
-	s->raw = NULL;
-#define AT(i) (memcpy(&v, body + 8 * (i), 8), v)
-	s->id = l->id >= 0 ? AT(l->id) : 0;
-	s->ip = l->ip >= 0 ? AT(l->ip) : 0;
-	if (l->tid >= 0) {
-		v = AT(l->tid);
-		s->pid = (uint32_t)v;
-		s->tid = (uint32_t)(v >> 32);
-	} else {
-		s->pid = s->tid = UINT32_MAX;
-	}
-	s->time = l->time >= 0 ? AT(l->time) : 0;
-	s->addr = l->addr >= 0 ? AT(l->addr) : 0;
-	s->stream_id = l->stream_id >= 0 ? AT(l->stream_id) : 0;
-	s->cpu = l->cpu >= 0 ? (uint32_t)AT(l->cpu) : UINT32_MAX;
-	/* Without PERIOD in the sample perf takes the attr's value, even in freq mode. */
-	s->period = l->period >= 0 ? AT(l->period) : ev->attr.sample_period;
-#undef AT
-	if (!l->variable)
-		return 0;
-#define GET(x) do { if (end - p < 8) return -1; memcpy(&v, p, 8); p += 8; (x) = v; } while (0)
-	if (st & PERF_SAMPLE_READ) {
-		uint64_t rf = ev->attr.read_format, nr = 1, per;
-		per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
-		if (rf & PERF_FORMAT_GROUP)
-			GET(nr);
-		else
-			per = 0, nr = 0, p += 8;	/* value */
-		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			p += 8;
-		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			p += 8;
-		if (!(rf & PERF_FORMAT_GROUP))
-			p += 8 * (!!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST));
-		if (p > end || nr > (uint64_t)(end - p) / 8 || per * nr > (uint64_t)(end - p) / 8)
-			return -1;
-		p += 8 * per * nr;
-	}
-	if (st & PERF_SAMPLE_CALLCHAIN) {
-		GET(s->nr_callchain);
-		if (s->nr_callchain > (uint64_t)(end - p) / 8)
-			return -1;
-		s->callchain = (const uint64_t *)p;
-		p += 8 * s->nr_callchain;
-	}
-	if (st & PERF_SAMPLE_RAW) {
-		uint32_t rs;
-		if (end - p < 4)
-			return -1;
-		memcpy(&rs, p, 4);
-		if (rs > (uint64_t)(end - p) - 4)
-			return -1;
-		s->raw_size = rs;
-		s->raw = p + 4;
-		p += 4 + rs;
-	}
-#undef GET
-	return 0;
-}
-
 uint64_t vp_pd_record_time(struct vp_perfdata *pd, struct vp_pd_idcache *c,
 			   const struct perf_event_header *h)
 {
-	const struct vp_evsel *ev = sample_evsel(pd, c, h);
+	const struct vp_evsel *ev = vp_pd_sample_evsel(pd, c, h);
 	struct id_trailer t;
 
 	if (!ev || !(ev->attr.sample_type & PERF_SAMPLE_TIME))
@@ -266,7 +169,7 @@ static int sample_repeats(const struct vp_perfdata *pd, struct vp_pd_idcache *id
 		return 0;
 	if (pd->uniform)
 		l = &pd->layouts[0];
-	else if ((ev = sample_evsel(pd, ids, h)))
+	else if ((ev = vp_pd_sample_evsel(pd, ids, h)))
 		l = &pd->layouts[ev->index];
 	else
 		return 0;
@@ -279,33 +182,17 @@ static int sample_repeats(const struct vp_perfdata *pd, struct vp_pd_idcache *id
 		return 0;
 	if (l->period >= 0)
 		*period = b[l->period];
-	else if (ev || (ev = sample_evsel(pd, ids, h)))
+	else if (ev || (ev = vp_pd_sample_evsel(pd, ids, h)))
 		*period = ev->attr.sample_period;
 	else
 		*period = 0;	/* no such event: the sample is dropped with prev */
 	return 1;
 }
 
-static int malformed_sample(const struct vp_perfdata *pd, uint64_t offset, struct vp_error *err)
+int vp_pd_malformed_sample(const struct vp_perfdata *pd, uint64_t offset, struct vp_error *err)
 {
 	return vp_errorf(err, -EINVAL, "'%s': malformed sample at offset %llu (shorter than its "
 			 "sample_type says)", pd->path, (unsigned long long)offset);
-}
-
-int vp_pd_parse_sample(struct vp_perfdata *pd, struct vp_pd_idcache *ids,
-		       const struct perf_event_header *h, uint64_t offset, struct vp_sample *s,
-		       struct vp_error *err)
-{
-	const struct vp_evsel *ev = sample_evsel(pd, ids, h);
-
-	if (!ev) {
-		ids->unknown_id++;
-		return 0;
-	}
-	if (parse_sample(pd, ev, h, offset, s) < 0)
-		return malformed_sample(pd, offset, err);
-	ids->samples++;
-	return 1;
 }
 
 /* One record; a sample stands for itself and repeats like ones after it. */
@@ -316,7 +203,7 @@ static int deliver_record(struct vp_perfdata *pd, const struct vp_perf_tool *too
 {
 	const uint8_t *body = (const uint8_t *)(h + 1);
 	size_t blen = h->size - sizeof(*h);
-	const struct vp_evsel *ev = sample_evsel(pd, ids, h);
+	const struct vp_evsel *ev = vp_pd_sample_evsel(pd, ids, h);
 	struct id_trailer t = { .time = ~0ull };
 	char name[PATH_MAX + 1];
 	uint32_t u32s[4];
@@ -327,8 +214,8 @@ static int deliver_record(struct vp_perfdata *pd, const struct vp_perf_tool *too
 			ids->unknown_id += 1 + repeats;
 			return 0;
 		}
-		if (parse_sample(pd, ev, h, offset, &s) < 0)
-			return malformed_sample(pd, offset, err);
+		if (vp_pd_sample_fields(pd, ev, h, offset, &s) < 0)
+			return vp_pd_malformed_sample(pd, offset, err);
 		s.count += repeats;
 		s.period += repeat_period;
 		ids->samples += s.count;
