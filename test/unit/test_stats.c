@@ -668,6 +668,68 @@ static void event_same_on_any_threads(void **state)
 	gsl_rng_free(g);
 }
 
+/* Rows with the same numbers are computed once and share the result: every
+ * row of an event whose tail repeats its small counts is still the row's
+ * own vp_stat_row, q the BH of all rows' p; rows differing in one run's
+ * samples, or only in which side holds the counts, are not merged; on any
+ * number of threads alike. */
+static void event_rows_with_the_same_numbers(void **state)
+{
+	static struct matrix a, b;
+	static struct vp_stat_result ev[64], many[64];
+	static const size_t runs[] = { 1, 3 };
+	double rate[64], p[64], q[64];
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	(void)state;
+
+	gsl_rng_set(g, 41);
+	for (int r = 0; r < 64; r++)
+		rate[r] = 0.5 + 4 * gsl_rng_uniform(g);
+	for (size_t k = 0; k < 2; k++) {
+		size_t n = runs[k];
+
+		fill_poisson(g, &a, 64, n, rate, 1e6);
+		fill_poisson(g, &b, 64, n, rate, 1e6);
+		/* rows 32-63 repeat rows 0-31, but for two near twins */
+		for (size_t r = 32; r < 64; r++)
+			for (size_t j = 0; j < n; j++) {
+				a.v[r * n + j] = a.v[(r - 32) * n + j];
+				a.c[r * n + j] = a.c[(r - 32) * n + j];
+				b.v[r * n + j] = b.v[(r - 32) * n + j];
+				b.c[r * n + j] = b.c[(r - 32) * n + j];
+			}
+		b.c[40 * n + n - 1] += 1;	/* one run's samples differ */
+		b.v[40 * n + n - 1] += 1e6;
+		for (size_t j = 0; j < n; j++) {	/* row 50: row 18 with sides swapped */
+			a.v[50 * n + j] = b.v[18 * n + j];
+			a.c[50 * n + j] = b.c[18 * n + j];
+			b.v[50 * n + j] = a.v[18 * n + j];
+			b.c[50 * n + j] = a.c[18 * n + j];
+		}
+		assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, 1, ev), 0);
+		for (size_t r = 0; r < 64; r++) {
+			struct vp_stat_side sa, sb;
+			struct vp_stat_result one;
+
+			vp_stat_runs_row(&a.m, r, &sa);
+			vp_stat_runs_row(&b.m, r, &sb);
+			assert_int_equal(vp_stat_row(&sa, &sb, 0.05, &one), 0);
+			one.q = ev[r].q;
+			one.significant = ev[r].significant;
+			assert_memory_equal(&one, &ev[r], sizeof(one));
+			p[r] = one.p;
+		}
+		assert_true(ev[40].p != ev[8].p || ev[40].ratio != ev[8].ratio);
+		assert_true(ev[50].ratio != ev[18].ratio);
+		assert_int_equal(vp_stat_bh(p, 64, q), 0);
+		for (size_t r = 0; r < 64; r++)
+			assert_true(ev[r].q == q[r] && ev[r].significant == (q[r] < 0.05));
+		assert_int_equal(vp_stat_event(&a.m, &b.m, 0.05, 4, many), 0);
+		assert_memory_equal(ev, many, sizeof(ev));
+	}
+	gsl_rng_free(g);
+}
+
 /* A side's own mean interval (a bar's whisker): R's t.test(1:5) prints the
  * 95% interval 1.036757 4.963243; two runs 10, 20 use t(0.975, 1) =
  * 12.7062047361747 (tables); one run of 10 samples is R's poisson.test(10)
@@ -730,6 +792,7 @@ int main(void)
 		cmocka_unit_test(bh_paper_example),
 		cmocka_unit_test(event_is_rows_plus_bh),
 		cmocka_unit_test(event_same_on_any_threads),
+		cmocka_unit_test(event_rows_with_the_same_numbers),
 		cmocka_unit_test(aa_floor_splits_in_order),
 		cmocka_unit_test(describe_and_bad_input),
 		cmocka_unit_test(mean_interval_published),
