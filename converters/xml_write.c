@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,12 +55,23 @@ static char *xml_safe(const char *s, size_t n)
 	return out;
 }
 
+/* 1 when s (n bytes, a NUL after them) needs no xml_safe: printable ASCII. */
+static int plain(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x80)
+			return 0;
+	return s[n] == '\0';
+}
+
 static int attr_n(xmlTextWriterPtr w, const char *name, const char *v, size_t n)
 {
-	char *safe = xml_safe(v, n);
+	char *safe;
 	int r;
 
-	if (!safe)
+	if (plain(v, n))
+		return xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST v);
+	if (!(safe = xml_safe(v, n)))
 		return -1;
 	r = xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST safe);
 	free(safe);
@@ -71,14 +83,29 @@ static int attr(xmlTextWriterPtr w, const char *name, const char *v)
 	return v ? attr_n(w, name, v, strlen(v)) : 0;
 }
 
+/* Numbers are formatted here rather than by
+ * xmlTextWriterWriteFormatAttribute, which allocates a buffer for each: a
+ * comparison's row has about 35 (a 943-row comparison saved in 12-23 ms, of
+ * which a tenth was malloc and free and a fifth printf). */
 static int attr_u64(xmlTextWriterPtr w, const char *name, uint64_t v)
 {
-	return xmlTextWriterWriteFormatAttribute(w, BAD_CAST name, "%" PRIu64, v);
+	char buf[24], *p = buf + sizeof(buf);
+
+	*--p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	return xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST p);
 }
 
 static int attr_f(xmlTextWriterPtr w, const char *name, const char *fmt, double v)
 {
-	return xmlTextWriterWriteFormatAttribute(w, BAD_CAST name, fmt, v);
+	char buf[64];
+	int n = snprintf(buf, sizeof(buf), fmt, v);
+
+	if (n < 0 || (size_t)n >= sizeof(buf))	/* a value of hundreds of digits */
+		return xmlTextWriterWriteFormatAttribute(w, BAD_CAST name, fmt, v);
+	return xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST buf);
 }
 
 static void write_meta(xmlTextWriterPtr w, const struct vp_profile_meta *m)
