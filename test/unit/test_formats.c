@@ -262,6 +262,41 @@ static void profile_tables_round_trip_through_csv_and_xml(void **state)
 	vp_profile_free(p);
 }
 
+/* Names XML cannot carry (a C0 control, invalid UTF-8, an overlong form) read back from the XML table as U+FFFD in their
+ * place, tab and newline as they were, and the numbers as written, to the
+ * largest. */
+static void xml_names_it_cannot_carry_become_fffd(void **state)
+{
+	static const char *const in[] = { "a\x01" "b", "c\xff" "d", "e\xc0\x9b" "f", "t\tn\nr" };
+	static const char *const out[] = { "a\xef\xbf\xbd" "b", "c\xef\xbf\xbd" "d",
+					   "e\xef\xbf\xbd\xef\xbf\xbd" "f", "t\tn\nr" };
+	struct vp_profile *p = vp_profile_new(), *back;
+	struct vp_out_opts oo;
+	struct vp_error err = { 0 };
+	size_t len;
+	(void)state;
+
+	for (size_t i = 0; i < 4; i++)
+		add(p, "cpu-clock", in[i], "/bin/x", '.', UINT64_MAX - i, UINT64_MAX - 7 * i);
+	vp_out_opts_init(&oo);
+	oo.full_names = 1;
+	char *buf = written(w_prof_xml, p, &oo, &len);
+	assert_int_equal(vp_profile_read_xml("t.xml", buf, len, &back, &err), 0);
+	struct vp_event_table *b = vp_profile_find(back, "cpu-clock");
+	assert_non_null(b);
+	assert_int_equal(b->nrows, 4);
+	for (size_t i = 0; i < 4; i++) {
+		struct vp_row key = { vp_profile_intern(back, out[i]), vp_profile_intern(back, "/bin/x"),
+				      NULL, -1, '.', 0, 0 };
+		struct vp_row *r = vp_table_lookup(b, &key);
+		assert_non_null(r);
+		assert_true(r->samples == UINT64_MAX - i && r->period == UINT64_MAX - 7 * i);
+	}
+	vp_profile_free(back);
+	free(buf);
+	vp_profile_free(p);
+}
+
 static void empty_table_and_disjoint_events_stay_finite(void **state)
 {
 	struct vp_profile *h = vp_profile_new(), *g = vp_profile_new();
@@ -444,6 +479,7 @@ int main(void)
 		cmocka_unit_test(saved_comparison_reads_back_whole_with_metadata),
 		cmocka_unit_test(comparison_csv_reads_back_the_same_rows),
 		cmocka_unit_test(profile_tables_round_trip_through_csv_and_xml),
+		cmocka_unit_test(xml_names_it_cannot_carry_become_fffd),
 		cmocka_unit_test(empty_table_and_disjoint_events_stay_finite),
 		cmocka_unit_test(malformed_saved_comparisons_are_refused),
 		cmocka_unit_test(saved_runs_read_back_the_same),
