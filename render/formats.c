@@ -13,25 +13,6 @@
 
 #include "lib/time/split.h"
 
-int vp_membuf_put(struct vp_membuf *b, const void *data, size_t len)
-{
-	if (b->n + len > b->cap) {
-		size_t cap = b->cap ? b->cap : 65536;
-		while (cap < b->n + len)
-			cap *= 2;
-		unsigned char *p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = 1;
-			return -ENOMEM;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->n, data, len);
-	b->n += len;
-	return 0;
-}
-
 static cairo_status_t mem_write(void *closure, const unsigned char *data, unsigned int len)
 {
 	return vp_membuf_put(closure, data, len) < 0 ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;

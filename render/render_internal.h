@@ -268,7 +268,7 @@ struct vp_membuf {
 	size_t n, cap;
 	int oom;
 };
-/* len bytes appended to b: 0, or -ENOMEM (and b->oom set). */
+/* ---- membuf.c: len bytes appended to b: 0, or -ENOMEM (and b->oom set). */
 int vp_membuf_put(struct vp_membuf *b, const void *data, size_t len);
 /* ---- png.c: an RGB24 image surface as a PNG into b: 0 or -errno. */
 int vp_png_write(cairo_surface_t *s, struct vp_membuf *b);
