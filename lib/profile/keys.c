@@ -6,48 +6,7 @@
 #include <string.h>
 
 #include "lib/util/bulk.h"
-#include "lib/util/strpool.h"
 #include "lib/util/threads.h"
-
-int vp_key_earlier(const struct vp_key *a, const struct vp_key *b)
-{
-	if (a->mark != b->mark)
-		return a->mark < b->mark;
-	if (a->when != b->when)
-		return a->when < b->when;
-	return a->off < b->off;
-}
-
-_Static_assert(offsetof(struct vp_key, pad) == offsetof(struct vp_key, state) + 7,
-	       "state, evsel, cpumode and pad make one 8-byte word");
-
-static uint64_t key_word(const struct vp_key *k)
-{
-	uint64_t w;
-
-	memcpy(&w, &k->state, sizeof(w));
-	return w;
-}
-
-static int same_key(const struct vp_key *a, const struct vp_key *b)
-{
-	return (a->ip == b->ip) & (key_word(a) == key_word(b));
-}
-
-static uint64_t key_hash(const struct vp_key *k)
-{
-	return vp_hash_u64(k->ip ^ ((uint64_t)k->state << 20) ^ ((uint64_t)k->evsel << 3) ^
-			   k->cpumode);
-}
-
-static struct vp_key *probe(struct vp_key *e, size_t cap, const struct vp_key *k)
-{
-	size_t mask = cap - 1, i = key_hash(k) & mask;
-
-	while (e[i].samples && !same_key(&e[i], k))
-		i = (i + 1) & mask;
-	return &e[i];
-}
 
 /* Tables in memory of their own (lib/util/bulk.h), populated when made. A
  * big one goes on huge pages where the system gives them: in a virtual
@@ -76,31 +35,13 @@ static int keys_grow(struct vp_keys *c)
 		return -ENOMEM;
 	for (size_t i = 0; i < c->cap; i++)
 		if (c->e[i].samples)
-			*probe(e, cap, &c->e[i]) = c->e[i];
+			*vp_keys_probe(e, cap, &c->e[i]) = c->e[i];
 	table_free(c->e, c->cap);
 	c->e = e;
 	c->cap = cap;
 	return 0;
 }
 
-/* k's samples added to e, which keeps the earlier first sample. */
-static void merge(struct vp_key *e, const struct vp_key *k)
-{
-	e->samples += k->samples;
-	e->period += k->period;
-	if (vp_key_earlier(k, e)) {
-		e->mark = k->mark;
-		e->when = k->when;
-		e->off = k->off;
-	}
-}
-
-/* A table this small (3 MiB) stays in the cache: its slots need no
- * fetching ahead. A -g file with 20k keys (two tables of 32768 slots, 1.5
- * MiB each, on CPUs with 2 MiB of L2 each) counted through the ring took
- * 163 ms on 2 CPUs, taking each key at once 150 ms (medians of 8
- * alternating runs), at the same peak RSS. */
-#define SMALL_CAP 65536
 /* Below this a table grows at half full: there a put costs its probe, not
  * memory, and a hit reads about 2 slots in a table 2/3 full, 1.25 in one 1/3
  * full (the -g bench file: 2703 keys in 8192 slots instead of 4096, its
@@ -120,9 +61,9 @@ static int keys_add(struct vp_keys *c, const struct vp_key *k)
 
 	if (full(c) && keys_grow(c) < 0)
 		return -ENOMEM;
-	e = probe(c->e, c->cap, k);
+	e = vp_keys_probe(c->e, c->cap, k);
 	if (e->samples) {
-		merge(e, k);
+		vp_key_merge(e, k);
 		return 0;
 	}
 	*e = *k;
@@ -140,17 +81,17 @@ static int keys_drain(struct vp_keys *c)
 	return 0;
 }
 
-int vp_keys_put(struct vp_keys *c, const struct vp_key *k)
+int vp_keys_put_slow(struct vp_keys *c, const struct vp_key *k)
 {
-	if (c->cap && c->cap <= SMALL_CAP) {
+	if (c->cap && c->cap <= VP_KEYS_SMALL_CAP) {
 		if (c->queued && keys_drain(c) < 0)
 			return -ENOMEM;
 		return keys_add(c, k);
 	}
 	if (c->queued) {	/* a run of one key joins the last one queued */
 		struct vp_key *last = &c->ring[(c->head + c->queued - 1) % VP_KEYS_RING];
-		if (same_key(last, k)) {
-			merge(last, k);
+		if (vp_key_same(last, k)) {
+			vp_key_merge(last, k);
 			return 0;
 		}
 	}
@@ -162,7 +103,7 @@ int vp_keys_put(struct vp_keys *c, const struct vp_key *k)
 	}
 	c->ring[(c->head + c->queued++) % VP_KEYS_RING] = *k;
 	if (c->cap)
-		__builtin_prefetch(&c->e[key_hash(k) & (c->cap - 1)]);
+		__builtin_prefetch(&c->e[vp_key_hash(k) & (c->cap - 1)]);
 	return 0;
 }
 
@@ -231,7 +172,7 @@ struct joiner {
 
 static unsigned part_of(const struct vp_key *e, unsigned n)
 {
-	return (unsigned)((key_hash(e) >> 40) % n);
+	return (unsigned)((vp_key_hash(e) >> 40) % n);
 }
 
 static int cut_worker(struct joiner *j, unsigned w)
