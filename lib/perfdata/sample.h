@@ -1,8 +1,8 @@
 /* A sample decoded by its event's layout, inline: the walks' inner loops
  * (records.c, and the count of pieces.c) call it once a sample, and as a
- * call across files it was 58 instructions of about 500 a sample (the
- * 44 MB -g bench recording, callgrind: 422.7 M instructions a report, 395.8 M
- * inline; the 310 MB files' reports 5-8% faster in alternating pairs). */
+ * call across files it cost about 46 instructions of about 500 a sample (the
+ * 44 MB -g bench recording, callgrind: 422.7 M instructions a report, 401.4 M
+ * inline; the 310 MB files' reports 3-5% faster in alternating pairs). */
 #ifndef VP_PERFDATA_SAMPLE_H
 #define VP_PERFDATA_SAMPLE_H
 
