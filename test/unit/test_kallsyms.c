@@ -1,6 +1,7 @@
 /* Kernel symbols: a hand-written kallsyms whose answers follow from perf's
  * rules (each case says which), then the running kernel's /proc/kallsyms
  * checked line by line against grep-like scans of the same file. */
+#include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -196,6 +197,71 @@ static void test_lines_of_any_length_are_survived(void **state)
 	free(text);
 }
 
+/* Addresses are read eight digits at a time when there are sixteen: each
+ * line's value is checked against strtoull's reading of its own text, in
+ * any case, and a line with one byte in it that is not a hex digit (at any
+ * of the 16 places) must be skipped, as perf skips it. */
+static void test_addresses_read_as_strtoull_reads_them(void **state)
+{
+	(void)state;
+	enum { GOOD = 400 };
+	static const char bad_bytes[] = "gG/:@`xX\t-\x80\xff";
+	size_t cap = 1 << 20, n = 0;
+	char *text = malloc(cap);
+	uint64_t want[GOOD + 2];
+	struct vp_error err = { 0 };
+	struct vp_kallsyms *k = NULL;
+	unsigned seed = 12345;
+	int rc;
+
+	assert_non_null(text);
+	for (int i = 0; i < GOOD; i++) {
+		char digits[17];
+		/* rising addresses, every nibble value somewhere */
+		uint64_t a = 0xffff000000000000ull + (uint64_t)i * 0x0000123456789abdull;
+		snprintf(digits, sizeof(digits), "%016" PRIx64, a);
+		for (int d = 0; d < 16; d++) {
+			seed = seed * 1103515245u + 12345u;
+			if ((seed >> 16) & 1)
+				digits[d] = (char)toupper((unsigned char)digits[d]);
+		}
+		want[i] = strtoull(digits, NULL, 16);
+		n += (size_t)snprintf(text + n, cap - n, "%s T good%d\n", digits, i);
+		/* the same line broken at one place */
+		digits[i % 16] = bad_bytes[i % (sizeof(bad_bytes) - 1)];
+		n += (size_t)snprintf(text + n, cap - n, "%s T bad%d\n", digits, i);
+	}
+	/* eight digits and seventeen: the digit loop's reading */
+	n += (size_t)snprintf(text + n, cap - n, "81000000 T short8\n1fffffffffffffff0 T long17\n");
+	want[GOOD] = 0x81000000ull;
+	want[GOOD + 1] = 0xfffffffffffffff0ull;
+	char *p = write_tmp(text, n);
+	k = NULL;
+	rc = vp_kallsyms_load(p, &k, &err);
+	assert_int_equal(rc, 0);
+	const struct vp_symtab *t = vp_kallsyms_kernel(k);
+	size_t found = 0;
+	for (size_t i = 0; i < vp_symtab_count(t); i++) {
+		const struct vp_sym *s = vp_symtab_at(t, i);
+		int j;
+		assert_true(strncmp(s->name, "bad", 3) != 0);
+		if (sscanf(s->name, "good%d", &j) == 1)
+			assert_true(s->start == want[j]);
+		else if (!strcmp(s->name, "short8"))
+			assert_true(s->start == want[GOOD]);
+		else if (!strcmp(s->name, "long17"))
+			assert_true(s->start == want[GOOD + 1]);
+		else
+			fail_msg("unexpected symbol %s", s->name);
+		found++;
+	}
+	assert_int_equal(found, GOOD + 2);
+	vp_kallsyms_free(k);
+	unlink(p);
+	free(p);
+	free(text);
+}
+
 /* ---- the running kernel's table ---- */
 
 struct line {
@@ -340,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_stext_serves_as_reference_without_text),
 		cmocka_unit_test(test_restricted_kallsyms_says_so),
 		cmocka_unit_test(test_lines_of_any_length_are_survived),
+		cmocka_unit_test(test_addresses_read_as_strtoull_reads_them),
 		cmocka_unit_test(test_proc_kallsyms_agrees_with_its_own_lines),
 		cmocka_unit_test(test_shared_tables_are_read_once),
 	};
