@@ -29,24 +29,72 @@ static const char *data_str(const Elf_Data *d, size_t off)
 	return (const char *)d->d_buf + off;
 }
 
-/* perf's elf_read_program_header: the PT_LOAD holding vaddr. */
-static int program_header(Elf *elf, uint64_t vaddr, GElf_Phdr *ph)
+/* The object's loadable segments, in header order, read once a pass:
+ * libelf's gelf_getphdr for each segment of each symbol was 67k calls
+ * (5 M instructions) for the 24k symbols of a -g report's objects. */
+#define LOADS_MAX 64
+
+struct loads {
+	size_t n;
+	int whole;		/* every header was read: no fallback needed */
+	struct {
+		uint64_t vaddr, size, bias;	/* bias: vaddr - file offset */
+	} v[LOADS_MAX];
+};
+
+static void loads_read(Elf *elf, struct loads *l)
 {
 	size_t n;
+	GElf_Phdr ph;
 
+	l->n = 0;
+	l->whole = 0;
 	if (elf_getphdrnum(elf, &n))
-		return -1;
+		return;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t sz;
-		if (!gelf_getphdr(elf, (int)i, ph))
-			return -1;
-		if (ph->p_type != PT_LOAD)
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			return;		/* perf's search stops here too */
+		if (ph.p_type != PT_LOAD)
 			continue;
-		sz = ph->p_memsz > ph->p_filesz ? ph->p_memsz : ph->p_filesz;
+		uint64_t sz = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
 		if (!sz)
 			continue;
-		if (vaddr >= ph->p_vaddr && vaddr - ph->p_vaddr < sz)
+		if (l->n == LOADS_MAX)
+			return;
+		l->v[l->n].vaddr = ph.p_vaddr;
+		l->v[l->n].size = sz;
+		l->v[l->n].bias = ph.p_vaddr - ph.p_offset;
+		l->n++;
+	}
+	l->whole = 1;
+}
+
+/* perf's elf_read_program_header: the first PT_LOAD holding vaddr, as its
+ * vaddr - offset in *bias; -1 when none does. */
+static int program_header(Elf *elf, const struct loads *l, uint64_t vaddr, uint64_t *bias)
+{
+	size_t n;
+	GElf_Phdr ph;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (vaddr >= l->v[i].vaddr && vaddr - l->v[i].vaddr < l->v[i].size) {
+			*bias = l->v[i].bias;
 			return 0;
+		}
+	if (l->whole || elf_getphdrnum(elf, &n))
+		return -1;
+	/* more segments than kept, or a header libelf would not give */
+	for (size_t i = 0; i < n; i++) {
+		uint64_t sz;
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			return -1;
+		if (ph.p_type != PT_LOAD)
+			continue;
+		sz = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
+		if (sz && vaddr >= ph.p_vaddr && vaddr - ph.p_vaddr < sz) {
+			*bias = ph.p_vaddr - ph.p_offset;
+			return 0;
+		}
 	}
 	return -1;
 }
@@ -70,6 +118,7 @@ static int load_pass(struct vp_symtab *tab, struct symsrc *syms, struct symsrc *
 	size_t nr, fsize;
 	int is_arm = syms->ehdr.e_machine == EM_ARM || syms->ehdr.e_machine == EM_AARCH64;
 	int nr_added = 0;
+	struct loads loads;
 
 	if (!(symdata = elf_getdata(sec, NULL)) ||
 	    !(symstrs = elf_getdata(elf_getscn(elf, shdr.sh_link), NULL)) ||
@@ -83,6 +132,7 @@ static int load_pass(struct vp_symtab *tab, struct symsrc *syms, struct symsrc *
 	nr = shdr.sh_size / shdr.sh_entsize;
 	if (nr > symdata->d_size / fsize)
 		nr = symdata->d_size / fsize;
+	loads_read(run->elf, &loads);
 
 	for (size_t idx = 0; idx < nr; idx++) {
 		GElf_Sym sym;
@@ -132,11 +182,11 @@ static int load_pass(struct vp_symtab *tab, struct symsrc *syms, struct symsrc *
 		if (syms->ehdr.e_machine == EM_ARM && type == STT_FUNC && (sym.st_value & 1))
 			--sym.st_value;
 		/* perf keys user-space symbols by file offset */
-		GElf_Phdr ph;
-		if (program_header(run->elf, sym.st_value, &ph))
+		uint64_t bias;
+		if (program_header(run->elf, &loads, sym.st_value, &bias))
 			sym.st_value -= sh.sh_addr - sh.sh_offset;
 		else
-			sym.st_value -= ph.p_vaddr - ph.p_offset;
+			sym.st_value -= bias;
 		if (vp_symtab_add(tab, sym.st_value, sym.st_size, name, GELF_ST_BIND(sym.st_info),
 				  (uint8_t)type) < 0)
 			return -ENOMEM;
