@@ -14,6 +14,8 @@
 
 #include <libxml/xmlwriter.h>
 
+#include "lib/util/fmtmemo.h"
+
 /* s made fit for an XML 1.0 attribute: valid UTF-8, no C0 controls but tab,
  * newline and carriage return (which libxml2 escapes). Caller frees. */
 static char *xml_safe(const char *s, size_t n)
@@ -98,14 +100,17 @@ static int attr_u64(xmlTextWriterPtr w, const char *name, uint64_t v)
 	return xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST p);
 }
 
+/* The document being written's numbers (fmtmemo.h), on the thread writing it. */
+static _Thread_local struct vp_fmt_memo *numbers;
+
 static int attr_f(xmlTextWriterPtr w, const char *name, const char *fmt, double v)
 {
 	char buf[64];
-	int n = snprintf(buf, sizeof(buf), fmt, v);
+	const char *t = vp_fmt_double(numbers, fmt, v, buf, sizeof(buf));
 
-	if (n < 0 || (size_t)n >= sizeof(buf))	/* a value of hundreds of digits */
+	if (!t)	/* a value of hundreds of digits */
 		return xmlTextWriterWriteFormatAttribute(w, BAD_CAST name, fmt, v);
-	return xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST buf);
+	return xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST t);
 }
 
 static void write_meta(xmlTextWriterPtr w, const struct vp_profile_meta *m)
@@ -167,6 +172,7 @@ static int xml_begin(struct xml_out *x, const char *root, const char *version)
 		xmlBufferFree(x->buf);
 		return -ENOMEM;
 	}
+	numbers = vp_fmt_memo_new();	/* without it, each number is formatted */
 	xmlTextWriterSetIndent(x->w, 1);
 	xmlTextWriterSetIndentString(x->w, BAD_CAST "  ");
 	xmlTextWriterStartDocument(x->w, NULL, "UTF-8", NULL);
@@ -182,6 +188,8 @@ static int xml_end(struct xml_out *x, FILE *f)
 	size_t len = r >= 0 ? (size_t)xmlBufferLength(x->buf) : 0;
 
 	xmlFreeTextWriter(x->w);
+	vp_fmt_memo_free(numbers);
+	numbers = NULL;
 	errno = 0;
 	/* one large write bypasses the stream's buffer: its errno is the cause */
 	if (r >= 0 && fwrite(xmlBufferContent(x->buf), 1, len, f) != len)
@@ -551,6 +559,8 @@ static int write_cmp(FILE *f, const struct vp_comparison *c, const struct vp_out
 		if (all && ev->stacks && write_stacks(x.w, c, ev->stacks) < 0) {
 			xmlFreeTextWriter(x.w);
 			xmlBufferFree(x.buf);
+			vp_fmt_memo_free(numbers);
+			numbers = NULL;
 			return -ENOMEM;
 		}
 		xmlTextWriterEndElement(x.w);
