@@ -34,65 +34,72 @@ static const char *data_str(const Elf_Data *d, size_t off)
  * (5 M instructions) for the 24k symbols of a -g report's objects. */
 #define LOADS_MAX 64
 
-struct loads {
-	size_t n;
-	int whole;		/* every header was read: no fallback needed */
-	struct {
-		uint64_t vaddr, size, bias;	/* bias: vaddr - file offset */
-	} v[LOADS_MAX];
+struct segment {
+	uint64_t vaddr, size, bias;	/* bias: vaddr - file offset */
 };
+
+struct loads {
+	size_t n;		/* the first n loadable segments, kept */
+	size_t next, total;	/* headers [next, total) are still to look at */
+	struct segment v[LOADS_MAX];
+};
+
+/* Program header i as perf's search takes it: 1 for a PT_LOAD of nonzero
+ * size (in *sg), 0 for any other, -1 when libelf will not give it (the
+ * search stops there). */
+static int segment_of(Elf *elf, size_t i, struct segment *sg)
+{
+	GElf_Phdr ph;
+
+	if (!gelf_getphdr(elf, (int)i, &ph))
+		return -1;
+	sg->size = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
+	if (ph.p_type != PT_LOAD || !sg->size)
+		return 0;
+	sg->vaddr = ph.p_vaddr;
+	sg->bias = ph.p_vaddr - ph.p_offset;
+	return 1;
+}
 
 static void loads_read(Elf *elf, struct loads *l)
 {
-	size_t n;
-	GElf_Phdr ph;
+	int r;
 
-	l->n = 0;
-	l->whole = 0;
-	if (elf_getphdrnum(elf, &n))
-		return;
-	for (size_t i = 0; i < n; i++) {
-		if (!gelf_getphdr(elf, (int)i, &ph))
-			return;		/* perf's search stops here too */
-		if (ph.p_type != PT_LOAD)
-			continue;
-		uint64_t sz = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
-		if (!sz)
-			continue;
-		if (l->n == LOADS_MAX)
-			return;
-		l->v[l->n].vaddr = ph.p_vaddr;
-		l->v[l->n].size = sz;
-		l->v[l->n].bias = ph.p_vaddr - ph.p_offset;
-		l->n++;
+	l->n = l->next = l->total = 0;
+	if (elf_getphdrnum(elf, &l->total))
+		l->total = 0;
+	for (; l->next < l->total && l->n < LOADS_MAX; l->next++) {
+		if ((r = segment_of(elf, l->next, &l->v[l->n])) < 0) {
+			l->total = l->next;
+			break;
+		}
+		l->n += (size_t)r;
 	}
-	l->whole = 1;
+}
+
+static int holds(const struct segment *sg, uint64_t vaddr)
+{
+	return vaddr >= sg->vaddr && vaddr - sg->vaddr < sg->size;
 }
 
 /* perf's elf_read_program_header: the first PT_LOAD holding vaddr, as its
  * vaddr - offset in *bias; -1 when none does. */
 static int program_header(Elf *elf, const struct loads *l, uint64_t vaddr, uint64_t *bias)
 {
-	size_t n;
-	GElf_Phdr ph;
+	struct segment sg;
+	int r;
 
 	for (size_t i = 0; i < l->n; i++)
-		if (vaddr >= l->v[i].vaddr && vaddr - l->v[i].vaddr < l->v[i].size) {
+		if (holds(&l->v[i], vaddr)) {
 			*bias = l->v[i].bias;
 			return 0;
 		}
-	if (l->whole || elf_getphdrnum(elf, &n))
-		return -1;
-	/* more segments than kept, or a header libelf would not give */
-	for (size_t i = 0; i < n; i++) {
-		uint64_t sz;
-		if (!gelf_getphdr(elf, (int)i, &ph))
+	/* an object with more segments than kept: the rest, in order */
+	for (size_t i = l->next; i < l->total; i++) {
+		if ((r = segment_of(elf, i, &sg)) < 0)
 			return -1;
-		if (ph.p_type != PT_LOAD)
-			continue;
-		sz = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
-		if (sz && vaddr >= ph.p_vaddr && vaddr - ph.p_vaddr < sz) {
-			*bias = ph.p_vaddr - ph.p_offset;
+		if (r && holds(&sg, vaddr)) {
+			*bias = sg.bias;
 			return 0;
 		}
 	}
