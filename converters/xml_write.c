@@ -181,15 +181,21 @@ static int xml_begin(struct xml_out *x, const char *root, const char *version)
 	return 0;
 }
 
+/* The writer and the document's numbers done with; the buffer stays. */
+static void xml_close(struct xml_out *x)
+{
+	xmlFreeTextWriter(x->w);
+	vp_fmt_memo_free(numbers);
+	numbers = NULL;
+}
+
 static int xml_end(struct xml_out *x, FILE *f)
 {
 	int r = xmlTextWriterEndDocument(x->w);
 
 	size_t len = r >= 0 ? (size_t)xmlBufferLength(x->buf) : 0;
 
-	xmlFreeTextWriter(x->w);
-	vp_fmt_memo_free(numbers);
-	numbers = NULL;
+	xml_close(x);
 	errno = 0;
 	/* one large write bypasses the stream's buffer: its errno is the cause */
 	if (r >= 0 && fwrite(xmlBufferContent(x->buf), 1, len, f) != len)
@@ -557,10 +563,8 @@ static int write_cmp(FILE *f, const struct vp_comparison *c, const struct vp_out
 			write_row(x.w, c, ev, &ev->rows[i], all || (o && o->full_names));
 		/* the saved comparison keeps the call stacks, for the flame graph */
 		if (all && ev->stacks && write_stacks(x.w, c, ev->stacks) < 0) {
-			xmlFreeTextWriter(x.w);
+			xml_close(&x);
 			xmlBufferFree(x.buf);
-			vp_fmt_memo_free(numbers);
-			numbers = NULL;
 			return -ENOMEM;
 		}
 		xmlTextWriterEndElement(x.w);
