@@ -153,9 +153,11 @@ int vp_pd_header_record(struct vp_perfdata *pd, const struct perf_event_header *
 size_t vp_pd_piece_cut(uint64_t start, uint64_t end, unsigned threads, uint64_t *bytes);
 uint64_t vp_pd_piece_begin(uint64_t start, uint64_t bytes, size_t k);
 /* vp_pieces_open with pieces of this many bytes (0: by the threads), and
- * the count's chunks of this many (0: VP_PD_CHUNK; tests cut them small). */
+ * the count's chunks of this many (0: VP_PD_CHUNK; tests cut them small);
+ * e: the count in the scan (vp_pieces_open_early), or NULL. */
 int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_bytes,
-		      uint64_t chunk_bytes, struct vp_pieces **out, struct vp_error *err);
+		      uint64_t chunk_bytes, const struct vp_pieces_early *e, struct vp_pieces **out,
+		      struct vp_error *err);
 
 int vp_stream_init(struct vp_stream *s, int fd, int seekable, uint64_t offset, uint64_t limit);
 void vp_stream_free(struct vp_stream *s);

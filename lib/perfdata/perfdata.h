@@ -194,6 +194,41 @@ int vp_pieces_samples(struct vp_pieces *p, vp_pieces_sample_fn fn, void *const *
  * thread takes samples (reading kernel symbols): on a thread of its own it
  * would share the CPUs with every worker and end last. */
 void vp_pieces_side_job(struct vp_pieces *p, void (*fn)(void *ctx), void *ctx);
+/* The count in the scan: vp_pieces_open_early counts most samples while
+ * it first reads the file, each piece's rounds past its first few by the
+ * piece's own order of its records (marks and whens local to the piece),
+ * and the plan then checks that order against the file's. For piece k:
+ * begin(wctx, k) on the thread that scans it, then its own records that
+ * are not samples in its own order (at(wctx, mark) before each, then the
+ * tool's callback; types without one are skipped), and its samples as
+ * sample(wctx, s, pos), then end(wctx, k). Afterwards
+ * vp_pieces_early_piece says whether piece k's count stands and what to
+ * add to its marks and whens; vp_pieces_samples then gives only the
+ * samples not counted so. A tool that keeps nothing of a piece whose
+ * count does not stand gets what the ordered walk gives. side(side_ctx)
+ * runs on one of the scan's threads (see vp_pieces_side_job). */
+struct vp_pieces_early {
+	void *const *wctx;	/* one per thread (vp_pieces_early_threads) */
+	void (*begin)(void *wctx, size_t piece);
+	void (*end)(void *wctx, size_t piece);
+	const struct vp_perf_tool *tool;
+	int (*at)(void *wctx, uint64_t mark);
+	vp_pieces_sample_fn sample;
+	void (*side)(void *ctx);
+	void *side_ctx;
+};
+/* The threads vp_pieces_open_early would use for threads; piece_bytes:
+ * the pieces' size (0: by the threads; tests cut them small). */
+unsigned vp_pieces_early_threads(unsigned threads);
+int vp_pieces_open_early(struct vp_perfdata *pd, unsigned threads, uint64_t piece_bytes,
+			 const struct vp_pieces_early *e, struct vp_pieces **out, struct vp_error *err);
+/* 1 when piece k's count in the scan stands: its marks need mark_base and
+ * its whens when_base added; 0 when its samples come in vp_pieces_samples. */
+int vp_pieces_early_piece(const struct vp_pieces *p, size_t k, uint64_t *mark_base,
+			  uint64_t *when_base);
+/* Piece k's count in the scan set aside (before vp_pieces_samples, on any
+ * thread for distinct k): its samples come in vp_pieces_samples. */
+void vp_pieces_early_reject(struct vp_pieces *p, size_t k);
 /* used: the walk happened (its counts join vp_perfdata_stats, and the file
  * counts as walked); else the ordered walk may still read the file. */
 void vp_pieces_close(struct vp_pieces *p, int used);

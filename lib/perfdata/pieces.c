@@ -49,6 +49,7 @@ struct worker {
 /* A thread's reader, for both passes: what it writes stays on its lines. */
 struct reader {
 	VP_THREAD_OWN struct vp_pd_view v;
+	struct vp_pd_escan es;	/* the count in the scan's, when asked for */
 };
 
 struct vp_pieces {
@@ -58,6 +59,7 @@ struct vp_pieces {
 	size_t npc;
 	struct chunk *ch;	/* the count's items, in file order */
 	size_t nch;
+	int chunked;		/* ch made (at the first vp_pieces_samples) */
 	uint64_t chunk_bytes;	/* their size (VP_PD_CHUNK) */
 	void (*side)(void *ctx);	/* vp_pieces_side_job's, the count's item 0 */
 	void *side_ctx;
@@ -70,6 +72,8 @@ struct vp_pieces {
 	size_t nn;
 	uint32_t *lo, *qlo;	/* [1, M+2]: n[lo[r]..qlo[r]) go out while round r is read,
 				 * n[qlo[r]..lo[r+1]) at its end */
+	struct vp_pd_order ord;	/* the above, for vp_pd_position */
+	const struct vp_pieces_early *early;	/* the count in the scan: NULL, none */
 	struct vp_perfdata_stats stats;
 	int replayed;
 	int stop;		/* a worker failed: the others skip what is left */
@@ -88,103 +92,21 @@ struct chunk {
 	uint32_t round;		/* the file's round at from */
 };
 
-/* The last position a reader found (see position). */
-struct pos_hint {
-	uint64_t when;		/* UINT64_MAX: none yet */
-	uint32_t mark;
-};
-
-static int queued_time(uint64_t t)
-{
-	return t != 0 && t != ~0ull;
-}
-
-/* The round whose end delivers a record of round r with time t. */
-static uint32_t flush_round(const struct vp_pieces *p, uint32_t r, uint64_t t)
-{
-	uint32_t lo = r, hi = p->nrounds;	/* limit[nrounds] = ~0 always answers */
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (p->limit[mid] >= t)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
-/* perf's order of the records that are not samples. */
-static int cmp_order(const void *a, const void *b)
-{
-	const struct vp_pd_nrec *x = a, *y = b;
-	int qx = x->time != ~0ull, qy = y->time != ~0ull;
-
-	if (x->flush != y->flush)
-		return x->flush < y->flush ? -1 : 1;
-	if (qx != qy)
-		return qx - qy;	/* those read before the round ends first */
-	if (qx && x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->off < y->off ? -1 : x->off > y->off;
-}
-
-/* 1 when record n goes out before a sample at (t, off): of those going out
- * at one moment, the untimed ones in file order, the queued ones in (time,
- * offset) order. */
-static int goes_before(const struct vp_pd_nrec *n, int queued, uint64_t t, uint64_t off)
-{
-	return queued ? n->time < t || (n->time == t && n->off < off) : n->off < off;
-}
-
-/* Where perf delivers a sample of round r with time t at offset off: how
- * many records that are not samples go before it, and the round whose end
- * delivers it (or, without a time, the round it is read in). The last
- * answer is tried first: the samples of a chunk mostly fall between the
- * same two records (the search took a third of the walk's own time on the
- * flat bench file). */
-static void position(const struct vp_pieces *p, uint32_t r, uint64_t t, uint64_t off,
-		     struct vp_pieces_pos *pos, struct pos_hint *h)
-{
-	uint32_t lo, hi, f = r;
-	int queued = queued_time(t);
-
-	if (!queued) {
-		lo = p->lo[r];
-		hi = p->qlo[r];
-	} else {
-		/* most go out at the end of their round or of the next one */
-		f = t <= p->limit[r] ? r : t <= p->limit[r + 1] ? r + 1 : flush_round(p, r, t);
-		lo = p->qlo[f];
-		hi = p->lo[f + 1];
-	}
-	pos->when = (uint64_t)f << 1 | queued;
-	if (h->when == pos->when) {
-		uint32_t m = h->mark;
-		if ((m == lo || goes_before(&p->n[m - 1], queued, t, off)) &&
-		    (m == hi || !goes_before(&p->n[m], queued, t, off))) {
-			pos->mark = m;
-			return;
-		}
-	}
-	/* Records going out at the same moment: those before it in (time, offset). */
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (goes_before(&p->n[mid], queued, t, off))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	pos->mark = lo;
-	h->when = pos->when;
-	h->mark = lo;
-}
-
 static int scan_item(void *ctx, unsigned thread, size_t k)
 {
 	struct vp_pieces *p = ctx;
-	int r = vp_pd_scan_piece(p->pd, &p->rd[thread].v, &p->pc[k], k > 0, p->chunk_bytes);
+	struct vp_pd_escan *es = p->early ? &p->rd[thread].es : NULL;
+	int r;
 
+	if (es && p->early->side && k-- == 0) {
+		p->early->side(p->early->side_ctx);
+		return 0;
+	}
+	if (es)
+		vp_pd_escan_begin(es, &p->pc[k], k);
+	r = vp_pd_scan_piece(p->pd, &p->rd[thread].v, &p->pc[k], k > 0, p->chunk_bytes, es);
+	if (es)
+		vp_pd_escan_end(es, &p->pc[k]);
 	vp_progress_advance(p->pc[k].end - p->pc[k].begin);
 	return r;
 }
@@ -201,7 +123,7 @@ static int join_pieces(struct vp_pieces *p)
 		if (k && pc->first != p->pc[k - 1].exit) {
 			vp_pd_piece_reset(pc);
 			pc->first = p->pc[k - 1].exit;
-			if (vp_pd_scan_piece(pd, &p->rd[0].v, pc, 0, p->chunk_bytes) < 0)
+			if (vp_pd_scan_piece(pd, &p->rd[0].v, pc, 0, p->chunk_bytes, NULL) < 0)
 				return -ENOMEM;
 		}
 		if (pc->odd)
@@ -271,6 +193,8 @@ static int plan_rounds(struct vp_pieces *p)
 		}
 	}
 	p->limit[p->nrounds] = ~0ull;
+	p->ord.limit = p->limit;
+	p->ord.nrounds = p->nrounds;
 	free(rd);
 	return 0;
 }
@@ -291,13 +215,16 @@ static int plan_records(struct vp_pieces *p)
 		return -ENOMEM;
 	for (size_t k = 0; k < p->npc; k++) {
 		struct vp_pd_piece *pc = &p->pc[k];
+		/* the count in the scan stands where the piece's own order is the file's */
+		pc->eok = vp_pd_escan_limits_hold(pc, p->limit);
+		pc->mark0 = i;
 		for (size_t j = 0; j < pc->nn; j++) {
 			struct vp_pd_nrec n = pc->n[j];
 			n.rec.h = (const void *)(pc->copies + pc->n[j].rec.pos);
 			if (vp_pd_record_short(n.rec.h))
 				return 1;	/* the ordered walk names it */
 			n.round += pc->round0;
-			n.flush = n.time == ~0ull ? n.round : flush_round(p, n.round, n.time);
+			n.flush = n.time == ~0ull ? n.round : vp_pd_flush_round(&p->ord, n.round, n.time);
 			if (n.time != ~0ull && n.time < p->limit[n.round - 1])
 				p->stats.out_of_order++;
 			p->n[i++] = n;
@@ -311,7 +238,7 @@ static int plan_records(struct vp_pieces *p)
 	/* Nearly in order already: a 1.6 MB recording's 254 records came in 2
 	 * runs, the 237 MB bench file grown from it (38100) in 300; qsort took
 	 * 3.9-4.5 ms of this serial step on that file, vp_runsort 0.35-0.6. */
-	if (vp_runsort(p->n, nn, sizeof(*p->n), cmp_order) < 0)
+	if (vp_runsort(p->n, nn, sizeof(*p->n), vp_pd_cmp_order) < 0)
 		return -ENOMEM;
 	for (uint32_t r = 1, j = 0; r <= p->nrounds + 1; r++) {
 		while (j < nn && p->n[j].flush < r)
@@ -321,33 +248,60 @@ static int plan_records(struct vp_pieces *p)
 			j++;
 		p->qlo[r] = j;
 	}
+	p->ord.n = p->n;
+	p->ord.lo = p->lo;
+	p->ord.qlo = p->qlo;
+	return 0;
+}
+
+static int add_chunk(struct vp_pieces *p, size_t *cap, uint64_t from, uint64_t to, uint32_t round)
+{
+	if (to <= from)
+		return 0;
+	if (vp_pd_grow((void **)&p->ch, cap, p->nch, sizeof(*p->ch)) < 0)
+		return -ENOMEM;
+	p->ch[p->nch++] = (struct chunk){ from, to, round };
 	return 0;
 }
 
 /* The pieces cut where their records cross a multiple of chunk_bytes (the
- * scan's cuts), each chunk with the round it starts in. */
+ * scan's cuts), each chunk with the round it starts in; without the rounds
+ * counted in the scan. */
 static int plan_chunks(struct vp_pieces *p)
 {
-	size_t n = 0;
+	size_t cap = 0;
+	uint64_t early = 0;
 
-	for (size_t k = 0; k < p->npc; k++)
-		n += p->pc[k].ncuts + 1;
-	if (!(p->ch = malloc(n * sizeof(*p->ch))))
-		return -ENOMEM;
 	for (size_t k = 0; k < p->npc; k++) {
 		const struct vp_pd_piece *pc = &p->pc[k];
-		uint64_t from = pc->first;
-		uint32_t round = pc->round0;
+		uint64_t from = pc->first, x = UINT64_MAX, y = UINT64_MAX;
+		uint32_t round = pc->round0, yround = 0;
+		if (pc->eok) {	/* [x, y) was counted in the scan */
+			p->stats.samples += pc->esamples;
+			p->stats.unknown_id += pc->eunknown;
+			p->stats.out_of_order += pc->eooo;
+			x = pc->rounds[pc->elo].start;
+			y = pc->rounds[pc->elo + pc->erounds].start;
+			yround = pc->round0 + pc->elo + pc->erounds;
+			early += y - x;
+		}
 		for (size_t i = 0; i <= pc->ncuts; i++) {
 			uint64_t to = i < pc->ncuts ? pc->cuts[i].off : pc->exit;
-			if (to > from)
-				p->ch[p->nch++] = (struct chunk){ from, to, round };
+			int r;
+			if (to <= x || from >= y)	/* all of it outside */
+				r = add_chunk(p, &cap, from, to, round);
+			else	/* what comes before x, and after y */
+				r = add_chunk(p, &cap, from, x, round) < 0 ? -ENOMEM :
+				    add_chunk(p, &cap, y, to, yround);
+			if (r < 0)
+				return -ENOMEM;
 			if (i < pc->ncuts) {
 				from = to;
 				round = pc->round0 + pc->cuts[i].rounds;
 			}
 		}
 	}
+	vp_progress_advance(early);
 	return 0;
 }
 
@@ -396,8 +350,10 @@ void vp_pieces_close(struct vp_pieces *p, int used)
 	free(p->qlo);
 	free(p->wk);
 	if (p->rd)
-		for (unsigned t = 0; t < p->threads; t++)
+		for (unsigned t = 0; t < p->threads; t++) {
 			vp_pd_view_free(&p->rd[t].v);
+			vp_pd_escan_free(&p->rd[t].es);
+		}
 	free(p->rd);
 	free(p);
 }
@@ -423,7 +379,8 @@ uint64_t vp_pd_piece_begin(uint64_t start, uint64_t bytes, size_t k)
 }
 
 int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_bytes,
-		      uint64_t chunk_bytes, struct vp_pieces **out, struct vp_error *err)
+		      uint64_t chunk_bytes, const struct vp_pieces_early *e, struct vp_pieces **out,
+		      struct vp_error *err)
 {
 	struct vp_pieces *p;
 	uint64_t size;
@@ -450,8 +407,13 @@ int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_b
 	size_t cap = p->chunk_bytes + VP_PD_RECORD_MAX;
 	if (size < cap)
 		cap = (size_t)size;
-	for (unsigned t = 0; t < p->threads; t++)
+	for (unsigned t = 0; t < p->threads; t++) {
 		vp_pd_view_init(&p->rd[t].v, pd->fd, pd->data_end, cap);
+		if ((p->early = e)) {
+			p->rd[t].es.e = e;
+			p->rd[t].es.wctx = e->wctx[t];
+		}
+	}
 	for (size_t k = 0; k < p->npc; k++) {
 		p->pc[k].begin = vp_pd_piece_begin(pd->data_start, piece_bytes, k);
 		p->pc[k].end = k + 1 == p->npc ? pd->data_end
@@ -459,7 +421,7 @@ int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_b
 	}
 	p->pc[0].first = pd->data_start;
 	vp_progress_expect(size, 2);
-	r = vp_run_queue(p->threads, p->npc, scan_item, p);
+	r = vp_run_queue(p->threads, p->npc + (e && e->side), scan_item, p);
 	if (r == 0)
 		r = join_pieces(p);
 	if (r == 0)
@@ -468,8 +430,6 @@ int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_b
 		r = plan_rounds(p);
 	if (r == 0)
 		r = plan_records(p);
-	if (r == 0)
-		r = plan_chunks(p);
 	if (r != 0) {
 		vp_pieces_close(p, 0);
 		/* the ordered walk counts its own */
@@ -483,7 +443,34 @@ int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_b
 int vp_pieces_open(struct vp_perfdata *pd, unsigned threads, struct vp_pieces **out,
 		   struct vp_error *err)
 {
-	return vp_pd_pieces_open(pd, threads, 0, 0, out, err);
+	return vp_pd_pieces_open(pd, threads, 0, 0, NULL, out, err);
+}
+
+unsigned vp_pieces_early_threads(unsigned threads)
+{
+	return threads ? threads : 1;
+}
+
+int vp_pieces_open_early(struct vp_perfdata *pd, unsigned threads, uint64_t piece_bytes,
+			 const struct vp_pieces_early *e, struct vp_pieces **out, struct vp_error *err)
+{
+	return vp_pd_pieces_open(pd, threads, piece_bytes, 0, e, out, err);
+}
+
+void vp_pieces_early_reject(struct vp_pieces *p, size_t k)
+{
+	if (k < p->npc && !p->chunked)
+		p->pc[k].eok = 0;
+}
+
+int vp_pieces_early_piece(const struct vp_pieces *p, size_t k, uint64_t *mark_base,
+			  uint64_t *when_base)
+{
+	if (k >= p->npc || !p->pc[k].eok)
+		return 0;
+	*mark_base = p->pc[k].mark0;
+	*when_base = (uint64_t)p->pc[k].round0 << 1;
+	return 1;
 }
 
 unsigned vp_pieces_threads(const struct vp_pieces *p)
@@ -525,7 +512,7 @@ static void sample_chunk(struct vp_pieces *p, unsigned w, void *wctx, size_t c)
 	uint32_t round = ch->round;
 	struct vp_sample s;
 	struct vp_pieces_pos pos;
-	struct pos_hint hint = { .when = UINT64_MAX };
+	struct vp_pd_hint hint = { .when = UINT64_MAX };
 	/* whole records (the scan's cuts are record starts), at most the
 	 * buffer: read at once, the record at off at buf + (off - from) */
 	const uint8_t *buf = vp_pd_view_at(&p->rd[w].v, ch->from, (size_t)(ch->to - ch->from));
@@ -552,9 +539,9 @@ static void sample_chunk(struct vp_pieces *p, unsigned w, void *wctx, size_t c)
 				break;
 			}
 			if (r > 0) {
-				if (queued_time(s.time) && s.time < p->limit[round - 1])
+				if (vp_pd_queued_time(s.time) && s.time < p->limit[round - 1])
 					wk->out_of_order++;
-				position(p, round, s.time, off, &pos, &hint);
+				vp_pd_position(&p->ord, round, s.time, off, &pos, &hint);
 				r = p->fn(wctx, &s, &pos, &wk->err);
 				if (r < 0) {
 					wk->rc = r;
@@ -597,6 +584,11 @@ int vp_pieces_samples(struct vp_pieces *p, vp_pieces_sample_fn fn, void *const *
 	struct worker *first = NULL;
 	int malformed = 0;
 
+	if (!p->chunked) {	/* once the tool has said which counts in the scan stand */
+		if (plan_chunks(p) < 0)
+			return vp_errorf(err, -ENOMEM, "'%s': out of memory", p->pd->path);
+		p->chunked = 1;
+	}
 	p->fn = fn;
 	p->wctx = wctx;
 	p->stop = 0;

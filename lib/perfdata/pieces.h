@@ -4,6 +4,9 @@
 #ifndef VP_PERFDATA_PIECES_H
 #define VP_PERFDATA_PIECES_H
 
+#include <errno.h>
+#include <stdlib.h>
+
 #include "internal.h"
 #include "lib/util/threads.h"
 
@@ -14,7 +17,9 @@ struct vp_pd_nrec {
 	uint64_t off;
 	uint64_t time;		/* ~0: delivered as it comes (no timestamp to order by) */
 	uint32_t round;		/* in the scan: the piece's round it falls in; then the file's */
-	uint32_t flush;		/* the plan: the round whose end delivers it */
+	uint32_t flush;		/* the round whose end delivers it (or, without a
+				 * time, it is read in): in the scan the piece's own
+				 * (UINT32_MAX: not settled), then the plan's */
 	union {			/* a copy of the record: the reader's buffer moves on */
 		size_t pos;	/* (scan: in the piece's copies) */
 		const struct perf_event_header *h;	/* (plan) */
@@ -25,6 +30,8 @@ struct vp_pd_nrec {
  * timestamp): how many, and the newest time among them. */
 struct vp_pd_round {
 	uint64_t queued, newest;
+	uint64_t start;		/* where its first record is */
+	size_t nfirst;		/* the piece's records that are not samples before it */
 };
 
 /* Where the count may start within a piece: the first record at or after a
@@ -53,6 +60,17 @@ struct vp_pd_piece {
 	size_t ncuts, capcuts;
 	uint64_t records, skipped, compressed;
 	uint32_t round0;		/* the plan: the file's round its first record is in */
+	size_t mark0;			/* the plan: the file's records that are not samples
+					 * in the pieces before */
+	/* The count in the scan (early.c): its rounds [elo, elo + erounds)
+	 * counted as they were read, by the piece's own limits (llimit, by
+	 * its rounds) and its own order of its records; what the scan's
+	 * workers counted there stands when the plan finds the same (eok). */
+	uint32_t elo, erounds;
+	int eok;
+	uint64_t *llimit;
+	size_t capll;
+	uint64_t esamples, eunknown, eooo;
 };
 
 /* Pieces begin on multiples of this (a piece's reads then start where
@@ -100,8 +118,178 @@ static inline const uint8_t *vp_pd_view_at(struct vp_pd_view *v, uint64_t off, s
  * checks that start against where the piece before ends; the piece is cut
  * for the count where its records cross a multiple of chunk bytes. 0, or
  * -ENOMEM. */
+/* Room for v[n], growing v (*cap elements) when it is full; -ENOMEM. */
+static inline int vp_pd_grow(void **v, size_t *cap, size_t n, size_t elem)
+{
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : 64;
+	void *p = realloc(*v, c * elem);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+struct vp_pd_escan;
 int vp_pd_scan_piece(struct vp_perfdata *pd, struct vp_pd_view *v, struct vp_pd_piece *p, int resync,
-		     uint64_t chunk);
+		     uint64_t chunk, struct vp_pd_escan *es);
 void vp_pd_piece_reset(struct vp_pd_piece *p);
+
+/* ---- where a sample goes among the records that are not samples ---- */
+
+/* An order of such records (the plan's for the file, or a piece's own in
+ * the scan): rounds numbered as its limits are; limit[r] is the flush limit
+ * at the end of round r; n[lo[r]..qlo[r]) go out while round r is read,
+ * n[qlo[r]..lo[r+1]) at its end. */
+struct vp_pd_order {
+	const uint64_t *limit;
+	const struct vp_pd_nrec *n;
+	const uint32_t *lo, *qlo;
+	uint32_t nrounds;	/* limit[nrounds] = ~0 */
+};
+
+/* The last position a reader found (see vp_pd_position). */
+struct vp_pd_hint {
+	uint64_t when;		/* UINT64_MAX: none yet */
+	uint32_t mark;
+};
+
+static inline int vp_pd_queued_time(uint64_t t)
+{
+	return t != 0 && t != ~0ull;
+}
+
+/* The round whose end delivers a record of round r with time t. */
+static inline uint32_t vp_pd_flush_round(const struct vp_pd_order *o, uint32_t r, uint64_t t)
+{
+	uint32_t lo = r, hi = o->nrounds;	/* limit[nrounds] = ~0 always answers */
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (o->limit[mid] >= t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* 1 when record n goes out before a sample at (t, off): of those going out
+ * at one moment, the untimed ones in file order, the queued ones in (time,
+ * offset) order. */
+static inline int vp_pd_goes_before(const struct vp_pd_nrec *n, int queued, uint64_t t, uint64_t off)
+{
+	return queued ? n->time < t || (n->time == t && n->off < off) : n->off < off;
+}
+
+/* Where perf delivers a sample of round r with time t at offset off: how
+ * many records that are not samples go before it, and the round whose end
+ * delivers it (or, without a time, the round it is read in). The last
+ * answer is tried first: the samples of a chunk mostly fall between the
+ * same two records (the search took a third of the walk's own time on the
+ * flat bench file). */
+static inline void vp_pd_position(const struct vp_pd_order *o, uint32_t r, uint64_t t, uint64_t off,
+				  struct vp_pieces_pos *pos, struct vp_pd_hint *h)
+{
+	uint32_t lo, hi, f = r;
+	int queued = vp_pd_queued_time(t);
+
+	if (!queued) {
+		lo = o->lo[r];
+		hi = o->qlo[r];
+	} else {
+		/* most go out at the end of their round or of the next one */
+		f = t <= o->limit[r] ? r : t <= o->limit[r + 1] ? r + 1 : vp_pd_flush_round(o, r, t);
+		lo = o->qlo[f];
+		hi = o->lo[f + 1];
+	}
+	pos->when = (uint64_t)f << 1 | queued;
+	if (h->when == pos->when) {
+		uint32_t m = h->mark;
+		if ((m == lo || vp_pd_goes_before(&o->n[m - 1], queued, t, off)) &&
+		    (m == hi || !vp_pd_goes_before(&o->n[m], queued, t, off))) {
+			pos->mark = m;
+			return;
+		}
+	}
+	/* Records going out at the same moment: those before it in (time, offset). */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (vp_pd_goes_before(&o->n[mid], queued, t, off))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	pos->mark = lo;
+	h->when = pos->when;
+	h->mark = lo;
+}
+
+/* perf's order of the records that are not samples (qsort's). */
+static inline int vp_pd_cmp_order(const void *a, const void *b)
+{
+	const struct vp_pd_nrec *x = a, *y = b;
+	int qx = x->time != ~0ull, qy = y->time != ~0ull;
+
+	if (x->flush != y->flush)
+		return x->flush < y->flush ? -1 : 1;
+	if (qx != qy)
+		return qx - qy;	/* those read before the round ends first */
+	if (qx && x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* ---- the count in the scan (early.c) ---- */
+
+/* A piece's count while it is scanned: rounds from VP_PD_ELO on, each
+ * counted once the next one is read (a sample of round r goes out at the
+ * end of round r or r + 1, so its place among the piece's own records is
+ * known then). */
+#define VP_PD_ELO 3
+struct vp_pd_escan {
+	const struct vp_pieces_early *e;
+	void *wctx;
+	struct vp_pd_idcache ids;
+	struct vp_error err;
+	size_t piece;
+	/* the piece's own queue: perf's recurrence (pieces.c's plan_rounds) */
+	uint64_t newest, next_flush;
+	int pending, stopped;
+	/* the piece's own order of its records, by local flush round */
+	struct vp_pd_nrec *ln, *tmp;
+	size_t nln, capln, captmp;
+	uint32_t *lo, *qlo;
+	size_t caplo;
+	uint32_t upto;		/* flush rounds [0, upto) are in ln */
+	size_t from;		/* records before this one (file order) are in ln */
+	size_t assigned;	/* records before this one have their flush round */
+	struct vp_pd_hint hint;
+};
+/* A piece's scan begins (es from vp_pd_escan_init), or ends. */
+void vp_pd_escan_begin(struct vp_pd_escan *es, struct vp_pd_piece *p, size_t piece);
+void vp_pd_escan_end(struct vp_pd_escan *es, struct vp_pd_piece *p);
+void vp_pd_escan_free(struct vp_pd_escan *es);
+/* Round p->nrounds - 1 has ended: its own limit, the flush rounds it
+ * settles, and the round before it counted from v's buffer. */
+void vp_pd_escan_round(struct vp_perfdata *pd, struct vp_pd_view *v, struct vp_pd_piece *p,
+		       struct vp_pd_escan *es);
+/* Where a refill of v must begin to keep the round still to be counted. */
+static inline uint64_t vp_pd_escan_keep(const struct vp_pd_escan *es, const struct vp_pd_piece *p,
+					uint64_t off)
+{
+	if (!es || es->stopped || p->nrounds < VP_PD_ELO + 1)
+		return off;
+	return p->rounds[p->nrounds - 1].start;
+}
+/* After the plan's limits: 1 when what the scan counted in piece pc stands.
+ * A counted sample of round r (VP_PD_ELO <= r < elo + erounds) goes out at
+ * the end of round r or r + 1 and sees limits r - 1 to r + 1; a record of
+ * the piece of round q goes out at the end of q or q + 1: one of rounds 0
+ * to 2 before every counted sample, one of rounds 2 on by limits q and
+ * q + 1. So the piece's own order and the file's agree on every counted
+ * sample's place when limits elo - 1 to elo + erounds agree. */
+int vp_pd_escan_limits_hold(const struct vp_pd_piece *pc, const uint64_t *limit);
 
 #endif

@@ -16,23 +16,25 @@
 
 #define RESYNC_RUN	16		/* records that must look right after a guessed start */
 
-static int grow(void **v, size_t *cap, size_t n, size_t elem)
-{
-	if (n < *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 64;
-	void *p = realloc(*v, c * elem);
-	if (!p)
-		return -ENOMEM;
-	*v = p;
-	*cap = c;
-	return 0;
-}
-
 /* A reader's bytes of the file (pieces.h): a buffer refilled with pread
  * from where a record that does not fit begins. Mapping the file instead
  * changed the page tables twice a stride, and where a hypervisor shadows
  * them each change is a trip to it that the other CPUs wait on. */
+/* Read from the file into buf[have, want) at file offset from + have. */
+static size_t view_read(struct vp_pd_view *v, uint64_t from, size_t have, size_t want)
+{
+	while (have < want) {
+		ssize_t r = pread(v->fd, v->buf + have, want - have, (off_t)(from + have));
+		if (r <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			break;
+		}
+		have += (size_t)r;
+	}
+	return have;
+}
+
 const uint8_t *vp_pd_view_fill(struct vp_pd_view *v, uint64_t off, size_t n)
 {
 	size_t want, done = 0;
@@ -44,15 +46,12 @@ const uint8_t *vp_pd_view_fill(struct vp_pd_view *v, uint64_t off, size_t n)
 	if (off > v->end || n > v->cap || v->end - off < n)
 		return NULL;
 	want = v->end - off < v->cap ? (size_t)(v->end - off) : v->cap;
-	while (done < want) {
-		ssize_t r = pread(v->fd, v->buf + done, want - done, (off_t)(off + done));
-		if (r <= 0) {
-			if (r < 0 && errno == EINTR)
-				continue;
-			break;
-		}
-		done += (size_t)r;
+	/* what the buffer holds from off on moves to its start, not read again */
+	if (off >= v->lo && off < v->hi && off > v->lo) {
+		done = (size_t)(v->hi - off);
+		memmove(v->buf, v->buf + (off - v->lo), done);
 	}
+	done = view_read(v, off, done, want);
 	v->lo = off;
 	v->hi = off + done;
 	return done >= n ? v->buf : NULL;
@@ -77,6 +76,7 @@ void vp_pd_piece_reset(struct vp_pd_piece *p)
 	free(p->copies);
 	free(p->hdr);
 	free(p->cuts);
+	free(p->llimit);
 	uint64_t begin = p->begin, end = p->end;
 	memset(p, 0, sizeof(*p));
 	p->begin = begin;
@@ -136,7 +136,7 @@ static uint64_t resync(const struct vp_perfdata *pd, struct vp_pd_view *v, uint6
 static int copy_record(struct vp_pd_piece *p, const void *rec, size_t size, size_t *pos)
 {
 	while (p->capcopies - p->ncopies < size + 7u)
-		if (grow((void **)&p->copies, &p->capcopies, p->capcopies, 1) < 0)
+		if (vp_pd_grow((void **)&p->copies, &p->capcopies, p->capcopies, 1) < 0)
 			return -ENOMEM;
 	memcpy(p->copies + p->ncopies, rec, size);
 	*pos = p->ncopies;
@@ -168,11 +168,6 @@ static void queue(struct vp_pd_round *r, uint64_t time)
 		r->newest = time;
 }
 
-static int queued_time(uint64_t t)
-{
-	return t != 0 && t != ~0ull;
-}
-
 /* A sample's time as vp_pd_record_time has it, without its work when every
  * event has one layout and this sample's id is the one before's. */
 static inline uint64_t sample_time(struct vp_perfdata *pd, struct vp_pd_idcache *ids,
@@ -188,45 +183,64 @@ static inline uint64_t sample_time(struct vp_perfdata *pd, struct vp_pd_idcache 
 	return vp_pd_record_time(pd, ids, h);
 }
 
+/* Bytes [off, off + n) of the file as vp_pd_view_at gives them, a refill
+ * beginning at keep when that keeps the bytes from there (the round the
+ * count in the scan has still to count) and leaves half the buffer for
+ * what follows. */
+static inline const uint8_t *scan_at(struct vp_pd_view *v, uint64_t off, size_t n, uint64_t keep)
+{
+	if (off >= v->lo && off + n <= v->hi)
+		return v->buf + (off - v->lo);
+	if (keep < off && off - keep <= v->cap / 2 && off + n - keep <= v->cap &&
+	    vp_pd_view_fill(v, keep, (size_t)(off + n - keep)))
+		return v->buf + (off - keep);
+	return vp_pd_view_fill(v, off, n);
+}
+
 int vp_pd_scan_piece(struct vp_perfdata *pd, struct vp_pd_view *v, struct vp_pd_piece *p,
-		     int resync_start, uint64_t chunk)
+		     int resync_start, uint64_t chunk, struct vp_pd_escan *es)
 {
 	int tidx = pd->uniform ? pd->layouts[0].time : -1;
 	struct vp_pd_idcache ids = { 0 };
-	struct vp_pd_round cur = { 0, 0 };
+	struct vp_pd_round cur = { 0 };
 	uint64_t off, next_cut;
 
 	if (resync_start)
 		p->first = resync(pd, v, p->begin, p->end);
 	off = p->first;
+	cur.start = off;
 	next_cut = (off / chunk + 1) * chunk;
 	while (off < p->end) {
 		struct perf_event_header h;
 		const struct perf_event_header *rec;
 		uint64_t t;
 
+		uint64_t keep = vp_pd_escan_keep(es, p, off);
+
 		if (pd->data_end - off < sizeof(h) || off % 8 ||
-		    !(rec = (const void *)vp_pd_view_at(v, off, sizeof(h)))) {
+		    !(rec = (const void *)scan_at(v, off, sizeof(h), keep))) {
 			p->broken = 1;
 			break;
 		}
 		memcpy(&h, rec, sizeof(h));
 		if (h.size < sizeof(h) || pd->data_end - off < h.size ||
-		    !(rec = (const void *)vp_pd_view_at(v, off, h.size))) {
+		    !(rec = (const void *)scan_at(v, off, h.size, keep))) {
 			p->broken = 1;
 			break;
 		}
 		p->records++;
 		if (h.type == PERF_RECORD_SAMPLE) {
-			if (queued_time(t = sample_time(pd, &ids, rec, tidx)))
+			if (vp_pd_queued_time(t = sample_time(pd, &ids, rec, tidx)))
 				queue(&cur, t);
 		} else if (h.type >= 64) {
 			switch (h.type) {
 			case VP_REC_FINISHED_ROUND:
-				if (grow((void **)&p->rounds, &p->caprounds, p->nrounds, sizeof(cur)) < 0)
+				if (vp_pd_grow((void **)&p->rounds, &p->caprounds, p->nrounds, sizeof(cur)) < 0)
 					return -ENOMEM;
 				p->rounds[p->nrounds++] = cur;
-				cur = (struct vp_pd_round){ 0, 0 };
+				cur = (struct vp_pd_round){ 0, 0, off + h.size, p->nn };
+				if (es)
+					vp_pd_escan_round(pd, v, p, es);
 				break;
 			case VP_REC_HEADER_TRACING_DATA:	/* read at open in file mode */
 				p->skipped++;
@@ -241,7 +255,7 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, struct vp_pd_view *v, struct vp_pd_
 				p->exit = off;
 				return 0;
 			default:
-				if (grow((void **)&p->hdr, &p->caphdr, p->nhdr, sizeof(*p->hdr)) < 0 ||
+				if (vp_pd_grow((void **)&p->hdr, &p->caphdr, p->nhdr, sizeof(*p->hdr)) < 0 ||
 				    copy_record(p, rec, h.size, &p->hdr[p->nhdr]) < 0)
 					return -ENOMEM;
 				p->nhdr++;
@@ -249,15 +263,19 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, struct vp_pd_view *v, struct vp_pd_
 			}
 		} else {
 			t = vp_pd_record_time(pd, &ids, rec);
-			if (queued_time(t))
+			if (vp_pd_queued_time(t))
 				queue(&cur, t);
 			if (is_delivered(h.type)) {
 				size_t pos;
-				if (grow((void **)&p->n, &p->capn, p->nn, sizeof(*p->n)) < 0 ||
+				if (vp_pd_grow((void **)&p->n, &p->capn, p->nn, sizeof(*p->n)) < 0 ||
 				    copy_record(p, rec, h.size, &pos) < 0)
 					return -ENOMEM;
-				p->n[p->nn++] = (struct vp_pd_nrec){ off, queued_time(t) ? t : ~0ull,
-								     (uint32_t)p->nrounds, 0,
+				/* the flush round: known now without a time (the
+				 * scan's own order, early.c, settles the rest) */
+				int q = vp_pd_queued_time(t);
+				p->n[p->nn++] = (struct vp_pd_nrec){ off, q ? t : ~0ull,
+								     (uint32_t)p->nrounds,
+								     q ? UINT32_MAX : (uint32_t)p->nrounds,
 								     { .pos = pos } };
 			} else {
 				p->skipped++;
@@ -268,13 +286,13 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, struct vp_pd_view *v, struct vp_pd_
 			__builtin_prefetch(v->buf + (off - v->lo) + VP_PD_PREFETCH);
 		if (off >= next_cut && off < p->end) {
 			next_cut = (off / chunk + 1) * chunk;
-			if (grow((void **)&p->cuts, &p->capcuts, p->ncuts, sizeof(*p->cuts)) < 0)
+			if (vp_pd_grow((void **)&p->cuts, &p->capcuts, p->ncuts, sizeof(*p->cuts)) < 0)
 				return -ENOMEM;
 			p->cuts[p->ncuts++] = (struct vp_pd_cut){ off, (uint32_t)p->nrounds };
 		}
 	}
 	p->exit = off;
-	if (grow((void **)&p->rounds, &p->caprounds, p->nrounds, sizeof(cur)) < 0)
+	if (vp_pd_grow((void **)&p->rounds, &p->caprounds, p->nrounds, sizeof(cur)) < 0)
 		return -ENOMEM;
 	p->rounds[p->nrounds++] = cur;
 	return 0;

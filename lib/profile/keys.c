@@ -73,7 +73,7 @@ static int keys_add(struct vp_keys *c, const struct vp_key *k)
 	return 0;
 }
 
-static int keys_drain(struct vp_keys *c)
+int vp_keys_drain(struct vp_keys *c)
 {
 	for (; c->queued; c->queued--, c->head = (c->head + 1) % VP_KEYS_RING)
 		if (keys_add(c, &c->ring[c->head]) < 0)
@@ -84,7 +84,7 @@ static int keys_drain(struct vp_keys *c)
 int vp_keys_put_slow(struct vp_keys *c, const struct vp_key *k)
 {
 	if (c->cap && c->cap <= VP_KEYS_SMALL_CAP) {
-		if (c->queued && keys_drain(c) < 0)
+		if (c->queued && vp_keys_drain(c) < 0)
 			return -ENOMEM;
 		return keys_add(c, k);
 	}
@@ -105,6 +105,14 @@ int vp_keys_put_slow(struct vp_keys *c, const struct vp_key *k)
 	if (c->cap)
 		__builtin_prefetch(&c->e[vp_key_hash(k) & (c->cap - 1)]);
 	return 0;
+}
+
+void vp_keys_clear(struct vp_keys *c)
+{
+	if (c->n)
+		memset(c->e, 0, c->cap * sizeof(*c->e));
+	c->n = 0;
+	c->head = c->queued = 0;
 }
 
 void vp_keys_free(struct vp_keys *c)
@@ -180,7 +188,7 @@ static int cut_worker(struct joiner *j, unsigned w)
 	struct vp_keys *c = &j->c[w];
 	struct part *cut = &j->cut[(size_t)w * j->n];
 
-	if (keys_drain(c) < 0)
+	if (vp_keys_drain(c) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < c->cap; i++)
 		if (c->e[i].samples)

@@ -117,6 +117,10 @@ static inline int vp_keys_put(struct vp_keys *t, const struct vp_key *k)
 	}
 	return vp_keys_put_slow(t, k);
 }
+/* The keys queued for their slots put there (the table's e then holds them all); -ENOMEM. */
+int vp_keys_drain(struct vp_keys *t);
+/* No keys, the table's memory kept. */
+void vp_keys_clear(struct vp_keys *t);
 void vp_keys_free(struct vp_keys *t);
 /* The n tables' keys (a key in several tables as one) into *out, in perf's
  * order of first samples, on n threads; the tables are emptied. -ENOMEM. */

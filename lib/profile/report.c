@@ -588,7 +588,8 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	 * delivers it: those walks stay ordered */
 	if (tool.merge_repeats && !o->ordered && !vp_filter_active(&o->filter)) {
 		/* Plain rows: every CPU reads a piece of the file (tally.c). */
-		struct vp_tally_opts to = { &tool, &l, l.sc.session, &so, l.by_evsel, l.nevsel, threads };
+		struct vp_tally_opts to = { &tool, &l, l.sc.session, &so, l.by_evsel, l.nevsel, threads,
+					    o->piece_bytes };
 		r = vp_tally(l.pd, &to, err);
 	}
 	if (r == VP_PIECES_ORDERED)

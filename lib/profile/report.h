@@ -29,6 +29,8 @@ struct vp_load_opts {
 	unsigned threads;		/* read on this many threads; 0: every CPU given */
 	int ordered;			/* the ordered walk even where the walk in pieces
 					 * would do (tests compare the two) */
+	uint64_t piece_bytes;		/* the walk in pieces' pieces (0: by the threads;
+					 * tests cut them small) */
 };
 
 enum { VP_STACKS_ALL = 1, VP_STACKS_RECORDED = 2 };

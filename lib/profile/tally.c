@@ -16,6 +16,7 @@
  * would be taken for one state: a 2^-64 chance per pair. */
 #include "tally.h"
 #include "keys.h"
+#include "lstates.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -167,6 +168,15 @@ static void plan_free(struct plan *pl)
 
 /* ---- count: a table of keys per worker (keys.c) ---- */
 
+/* A piece counted in the scan: its keys, whose states are the piece's
+ * own (lstates.h), until the plan says which states they are. */
+struct early_piece {
+	size_t piece;
+	struct vp_key *k;
+	size_t n;
+	struct vp_lstates_kept ls;
+};
+
 struct counter {
 	VP_THREAD_OWN const struct vp_tally_opts *o;
 	const struct plan *pl;
@@ -174,18 +184,20 @@ struct counter {
 	/* the space of the sample before, and the marks its state holds for */
 	uint64_t space, from, until;
 	uint32_t state;
+	/* the count in the scan: the piece being read */
+	struct vp_keys pk;
+	struct vp_lstates ls;
+	struct early_piece *done;	/* the pieces this worker counted */
+	size_t ndone, capdone;
 };
 
-/* The state a space is in at a mark. */
-static uint32_t state_at(struct counter *c, uint64_t space, uint64_t mark)
+/* The state a space is in at a mark, and the marks [*from, *until) it holds for. */
+static uint32_t plan_state(const struct plan *pl, uint64_t space, uint64_t mark, uint64_t *from,
+			   uint64_t *until)
 {
-	const struct timeline *t;
+	const struct timeline *t = space == VP_SPACE_NONE ? NULL : vp_u64map_get(&pl->spaces, space);
 	size_t lo, hi;
 
-	if (space == c->space && mark >= c->from && mark < c->until)
-		return c->state;
-	c->space = space;
-	t = space == VP_SPACE_NONE ? NULL : vp_u64map_get(&c->pl->spaces, space);
 	/* the last change at or before mark */
 	for (lo = 0, hi = t ? t->n : 0; lo < hi;) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -194,9 +206,17 @@ static uint32_t state_at(struct counter *c, uint64_t space, uint64_t mark)
 		else
 			hi = mid;
 	}
-	c->state = lo ? t->v[lo - 1].state : empty_state(space);
-	c->from = lo ? t->v[lo - 1].from : 0;
-	c->until = t && lo < t->n ? t->v[lo].from : UINT64_MAX;
+	*from = lo ? t->v[lo - 1].from : 0;
+	*until = t && lo < t->n ? t->v[lo].from : UINT64_MAX;
+	return lo ? t->v[lo - 1].state : empty_state(space);
+}
+
+static uint32_t state_at(struct counter *c, uint64_t space, uint64_t mark)
+{
+	if (space == c->space && mark >= c->from && mark < c->until)
+		return c->state;
+	c->space = space;
+	c->state = plan_state(c->pl, space, mark, &c->from, &c->until);
 	return c->state;
 }
 
@@ -227,6 +247,185 @@ static int count_sample(void *wctx, const struct vp_sample *s, const struct vp_p
 		.cpumode = (uint8_t)cpumode,
 	};
 	return vp_keys_put(&c->keys, &k) < 0 ? vp_errorf(err, -ENOMEM, "out of memory") : 0;
+}
+
+/* ---- the count in the scan: keys by the piece's own states ---- */
+
+static int early_at(void *wctx, uint64_t mark)
+{
+	vp_lstates_at(&((struct counter *)wctx)->ls, mark);
+	return 0;
+}
+
+static int early_mmap(void *wctx, const struct vp_mmap_event *m)
+{
+	return vp_lstates_mmap(&((struct counter *)wctx)->ls, m);
+}
+
+static int early_fork(void *wctx, const struct vp_task_event *e)
+{
+	return vp_lstates_fork(&((struct counter *)wctx)->ls, e);
+}
+
+static const struct vp_perf_tool early_tool = { .mmap = early_mmap, .fork = early_fork };
+
+static void early_begin(void *wctx, size_t piece)
+{
+	struct counter *c = wctx;
+
+	(void)piece;
+	vp_keys_clear(&c->pk);
+	vp_lstates_reset(&c->ls);
+}
+
+static int early_sample(void *wctx, const struct vp_sample *s, const struct vp_pieces_pos *pos,
+			struct vp_error *err)
+{
+	struct counter *c = wctx;
+	unsigned cpumode = s->misc & VP_MISC_CPUMODE_MASK;
+	size_t ev = s->evsel->index;
+	int64_t st;
+
+	if (ev >= c->o->ntables || !c->o->tables[ev])
+		return 0;
+	if ((st = vp_lstates_of(&c->ls, vp_session_sample_space(s->pid, cpumode), pos->mark)) < 0)
+		return vp_errorf(err, -ENOMEM, "out of memory");
+	struct vp_key k = {
+		.ip = s->ip, .samples = s->count, .period = s->period, .off = s->offset,
+		.state = (uint32_t)st, .mark = (uint32_t)pos->mark, .when = (uint32_t)pos->when,
+		.evsel = (uint16_t)ev, .cpumode = (uint8_t)cpumode,
+	};
+	return vp_keys_put(&c->pk, &k) < 0 ? vp_errorf(err, -ENOMEM, "out of memory") : 0;
+}
+
+/* The piece's keys kept aside, packed, for the plan to name their states.
+ * Out of memory nothing is kept: the plan finds nothing of the piece and
+ * its samples are counted after it. */
+static void early_end(void *wctx, size_t piece)
+{
+	struct counter *c = wctx;
+	struct early_piece d = { .piece = piece };
+	size_t j = 0;
+
+	if (vp_keys_drain(&c->pk) < 0 || !c->pk.n)
+		return;
+	if (c->ndone == c->capdone) {
+		size_t cap = c->capdone ? c->capdone * 2 : 8;
+		struct early_piece *v = realloc(c->done, cap * sizeof(*v));
+		if (!v)
+			return;
+		c->done = v;
+		c->capdone = cap;
+	}
+	if (!(d.k = malloc(c->pk.n * sizeof(*d.k))))
+		return;
+	for (size_t i = 0; i < c->pk.cap; i++)
+		if (c->pk.e[i].samples)
+			d.k[j++] = c->pk.e[i];
+	d.n = j;
+	vp_lstates_take(&c->ls, &d.ls);
+	c->done[c->ndone++] = d;
+}
+
+/* The pieces counted in the scan, after the plan: into the workers' tables
+ * with the plan's states, or given back to vp_pieces_samples when a
+ * stretch of the piece's is not in its state's plan state. */
+struct early_merge {
+	struct counter *c;
+	struct vp_pieces *p;
+	struct early_piece **item;
+	int rc;
+};
+
+static uint32_t plan_state_at(const void *pl, uint64_t space, uint64_t mark)
+{
+	uint64_t from, until;
+	return plan_state(pl, space, mark, &from, &until);
+}
+
+static int merge_item(void *ctx, unsigned w, size_t i)
+{
+	struct early_merge *m = ctx;
+	struct counter *c = &m->c[w];
+	struct early_piece *d = m->item[i];
+	uint64_t mb, wb;
+	uint32_t *st = NULL;
+
+	if (vp_pieces_early_piece(m->p, d->piece, &mb, &wb)) {
+		if (!(st = malloc((d->ls.nst ? d->ls.nst : 1) * sizeof(*st))) ||
+		    vp_lstates_map(&d->ls, mb, plan_state_at, c->pl, st)) {
+			vp_pieces_early_reject(m->p, d->piece);
+		} else {
+			for (size_t j = 0; j < d->n; j++) {
+				struct vp_key k = d->k[j];
+				k.state = st[k.state];
+				k.mark += (uint32_t)mb;
+				k.when += (uint32_t)wb;
+				if (vp_keys_put(&c->keys, &k) < 0) {
+					m->rc = -ENOMEM;
+					break;
+				}
+			}
+		}
+	}
+	free(st);
+	free(d->k);
+	d->k = NULL;
+	vp_lstates_kept_free(&d->ls);
+	return 0;
+}
+
+static int early_merge(struct counter *c, unsigned n, struct vp_pieces *p)
+{
+	struct early_merge m = { c, p, NULL, 0 };
+	size_t total = 0, k = 0;
+
+	for (unsigned w = 0; w < n; w++)
+		total += c[w].ndone;
+	if (!total)
+		return 0;
+	if (!(m.item = malloc(total * sizeof(*m.item))))
+		return -ENOMEM;
+	for (unsigned w = 0; w < n; w++)
+		for (size_t i = 0; i < c[w].ndone; i++)
+			m.item[k++] = &c[w].done[i];
+	vp_run_queue(n, total, merge_item, &m);
+	free(m.item);
+	return m.rc;
+}
+
+static void counter_free(struct counter *c)
+{
+	vp_keys_free(&c->keys);
+	vp_keys_free(&c->pk);
+	vp_lstates_free(&c->ls);
+	for (size_t i = 0; i < c->ndone; i++) {
+		free(c->done[i].k);
+		vp_lstates_kept_free(&c->done[i].ls);
+	}
+	free(c->done);
+}
+
+/* Whether the file's events sample the host's kernel, or a guest's. */
+static void kernels_sampled(const struct vp_perfdata *pd, int *host, int *guest)
+{
+	*host = *guest = 0;
+	for (size_t i = 0; i < vp_perfdata_nevsel(pd); i++) {
+		const struct perf_event_attr *a = &vp_perfdata_evsel(pd, i)->attr;
+		*host |= !a->exclude_kernel;
+		*guest |= !a->exclude_guest;
+	}
+}
+
+struct ahead {
+	struct vp_session *session;
+	int host, guest;
+};
+
+static void read_kallsyms_ahead(void *ctx)
+{
+	struct ahead *a = ctx;
+	vp_session_read_kallsyms_ahead(a->session, a->host, a->guest);
 }
 
 static void read_kallsyms(void *session)
@@ -292,30 +491,19 @@ int vp_tally(struct vp_perfdata *pd, const struct vp_tally_opts *o, struct vp_er
 	struct vp_keys *keys = NULL;
 	void **wctx = NULL;
 	struct resolver rs = { .o = o, .pl = &pl, .err = err };
-	unsigned n = 0;
+	unsigned n = vp_pieces_early_threads(o->threads);
+	struct ahead ah = { 0 };
 	int r;
 
-	if ((r = vp_pieces_open(pd, o->threads, &p, err)) < 0 || !p)
-		return r < 0 ? r : VP_PIECES_ORDERED;
-	/* plan, in a session of its own (quiet: it resolves nothing) */
+	/* the plan's session first: the scan reads the kernel symbols into it */
 	struct vp_session_opts so = *o->so;
-	so.quiet = 1;
-	so.kallsyms_later = 1;	/* by a worker, first thing in the count */
+	so.quiet = 1;	/* it resolves nothing */
+	so.kallsyms_later = 1;	/* by a worker, beside the scan */
 	struct vp_perf_tool planner = { .mmap = plan_mmap, .fork = plan_fork };
-	if (!(pool = vp_strpool_new()) || plan_init(&pl) < 0) {
-		r = vp_errorf(err, -ENOMEM, "out of memory");
-		goto out;
-	}
-	if ((r = vp_session_new(pd, &so, pool, &pl.sc.session, err)) < 0)
-		goto out;
-	if ((r = vp_pieces_replay(p, &planner, &pl, plan_at, &pl, err)) < 0)
-		goto out;
-	/* count */
-	n = vp_pieces_threads(p);
 	c = vp_thread_calloc(n, sizeof(*c));
 	wctx = calloc(n, sizeof(*wctx));
 	keys = calloc(n, sizeof(*keys));
-	if (!c || !wctx || !keys) {
+	if (!c || !wctx || !keys || !(pool = vp_strpool_new()) || plan_init(&pl) < 0) {
 		r = vp_errorf(err, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -324,6 +512,28 @@ int vp_tally(struct vp_perfdata *pd, const struct vp_tally_opts *o, struct vp_er
 		c[w].keys.fresh = count_fresh;
 		c[w].keys.fresh_ctx = &c[w];
 		wctx[w] = &c[w];
+	}
+	if ((r = vp_session_new(pd, &so, pool, &pl.sc.session, err)) < 0)
+		goto out;
+	ah.session = pl.sc.session;
+	kernels_sampled(pd, &ah.host, &ah.guest);
+	const struct vp_pieces_early early = {
+		.wctx = wctx, .begin = early_begin, .end = early_end, .tool = &early_tool,
+		.at = early_at, .sample = early_sample, .side = read_kallsyms_ahead, .side_ctx = &ah,
+	};
+	if ((r = vp_pieces_open_early(pd, o->threads, o->piece_bytes, &early, &p, err)) < 0)
+		goto out;
+	if (!p) {
+		r = VP_PIECES_ORDERED;
+		goto out;
+	}
+	/* plan */
+	if ((r = vp_pieces_replay(p, &planner, &pl, plan_at, &pl, err)) < 0)
+		goto out;
+	/* count: what the scan counted, then the rest */
+	if ((r = early_merge(c, n, p)) < 0) {
+		r = vp_errorf(err, r, "out of memory");
+		goto out;
 	}
 	vp_pieces_side_job(p, read_kallsyms, pl.sc.session);
 	if ((r = vp_pieces_samples(p, count_sample, wctx, err)) != 0)
@@ -344,7 +554,7 @@ out:
 	vp_pieces_close(p, r == 0);
 	if (c)
 		for (unsigned w = 0; w < n; w++)
-			vp_keys_free(&c[w].keys);
+			counter_free(&c[w]);
 	free(keys);
 	free(c);
 	free(wctx);

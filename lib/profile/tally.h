@@ -25,6 +25,7 @@ struct vp_tally_opts {
 	struct vp_event_table *const *tables;	/* by evsel index; NULL: not counted */
 	size_t ntables;
 	unsigned threads;
+	uint64_t piece_bytes;	/* the scan's pieces (0: by the threads; tests cut them small) */
 };
 
 /* 0 with the tables filled; VP_PIECES_ORDERED when this file is for the

@@ -55,30 +55,40 @@ static struct thread *thread_get(struct vp_procs *s, uint32_t pid, uint32_t tid)
 	return t;
 }
 
-int vp_procs_mmap(struct vp_procs *s, struct vp_dsos *dsos, const struct vp_mmap_event *m)
+int vp_procs_map_of(const struct vp_mmap_event *m, char jit[64], const char **file,
+		    enum dso_kind *kind, struct vp_map *map)
 {
-	const char *f = m->filename;
-	char jit[64];
-	enum dso_kind kind = vp_dso_kind_of(f);
-	struct vp_process *p;
-	struct vp_map map;
-
 	/* Data maps (no PROT_EXEC) never hold sampled code. */
 	if (m->is_mmap2 && !(m->prot & 4 /* PROT_EXEC */))
 		return 0;
-	if (kind == DSO_JIT) {
-		snprintf(jit, sizeof(jit), "/tmp/perf-%u.map", m->pid);
-		f = jit;
+	*file = m->filename;
+	*kind = vp_dso_kind_of(m->filename);
+	if (*kind == DSO_JIT) {
+		snprintf(jit, 64, "/tmp/perf-%u.map", m->pid);
+		*file = jit;
 	}
-	map = (struct vp_map){ m->start, m->start + m->len, m->pgoff, vp_dso_get(dsos, f, kind) };
-	if (!map.dso)
+	*map = (struct vp_map){ m->start, m->start + m->len, m->pgoff, NULL };
+	if (*kind == DSO_JIT)	/* JIT symbols are absolute addresses */
+		map->pgoff = m->start;
+	return 1;
+}
+
+int vp_procs_mmap(struct vp_procs *s, struct vp_dsos *dsos, const struct vp_mmap_event *m)
+{
+	const char *f;
+	char jit[64];
+	enum dso_kind kind;
+	struct vp_process *p;
+	struct vp_map map;
+
+	if (!vp_procs_map_of(m, jit, &f, &kind, &map))
+		return 0;
+	if (!(map.dso = vp_dso_get(dsos, f, kind)))
 		return -ENOMEM;
 	if (kind == DSO_ELF && m->build_id_size && !map.dso->build_id_size) {
 		memcpy(map.dso->build_id, m->build_id, m->build_id_size);
 		map.dso->build_id_size = m->build_id_size;
 	}
-	if (kind == DSO_JIT)	/* JIT symbols are absolute addresses */
-		map.pgoff = m->start;
 	p = vp_procs_get(s, m->pid);
 	if (!p)
 		return -ENOMEM;

@@ -31,6 +31,10 @@ struct vp_procs {
 struct vp_process *vp_procs_get(struct vp_procs *s, uint32_t pid);
 /* A user-space MMAP record (kernel ones are the session's). */
 int vp_procs_mmap(struct vp_procs *s, struct vp_dsos *dsos, const struct vp_mmap_event *m);
+/* The map a process's mmap record makes, its object's file and kind (jit
+ * holds a JIT map's file name), dso left NULL: 1, or 0 when it makes none. */
+int vp_procs_map_of(const struct vp_mmap_event *m, char jit[64], const char **file,
+		    enum dso_kind *kind, struct vp_map *map);
 int vp_procs_comm(struct vp_procs *s, const struct vp_comm_event *c);
 int vp_procs_fork(struct vp_procs *s, const struct vp_task_event *e);
 const char *vp_procs_comm_of(struct vp_procs *s, uint32_t pid, uint32_t tid);

@@ -486,6 +486,20 @@ void vp_session_read_kallsyms(struct vp_session *s)
 	}
 }
 
+void vp_session_read_kallsyms_ahead(struct vp_session *s, int host, int guest)
+{
+	struct kernel *ks[] = { host ? &s->host : NULL, guest ? &s->guest : NULL };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct kernel *k = ks[i];
+		if (!k || !s->opts.kallsyms_later || k->tried || k->thread_started || k->later == 2 ||
+		    !(k->load_path = kallsyms_path(s, k)))
+			continue;
+		k->thread_rc = vp_kallsyms_get(k->load_path, &k->syms, &k->thread_err);
+		k->later = 2;
+	}
+}
+
 int vp_session_kernel_loading(const struct vp_session *s)
 {
 	return s->host.thread_started && !s->host.tried && !kernel_foreign(s);

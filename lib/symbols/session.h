@@ -134,6 +134,10 @@ int vp_session_kernel_loading(const struct vp_session *s);
  * call for, on the calling thread (a worker's, among other work), into the
  * cache that later sessions share. */
 void vp_session_read_kallsyms(struct vp_session *s);
+/* With kallsyms_later: the same before any record, for the host kernel
+ * (host) and the guest's (guest) as a kernel map of theirs would call for
+ * (the file's events tell whether they sample a kernel at all). */
+void vp_session_read_kallsyms_ahead(struct vp_session *s, int host, int guest);
 /* Read the ELF object that plan maps at this user address at the file's
  * end, once, on the calling thread, for vp_session_load_ahead to give
  * another session: the count's workers read each object as they first meet

@@ -49,6 +49,75 @@ static int p_sample(void *wctx, const struct vp_sample *s, const struct vp_piece
 	return 0;
 }
 
+/* The count in the scan: each piece's samples with their marks in the
+ * piece, kept where the plan says they stand. */
+struct early {
+	size_t piece;
+	uint64_t n, cap;
+	size_t *pc;
+	uint64_t *off, *mark;
+};
+
+static void e_begin(void *wctx, size_t piece)
+{
+	((struct early *)wctx)->piece = piece;
+}
+
+static int e_sample(void *wctx, const struct vp_sample *s, const struct vp_pieces_pos *pos,
+		    struct vp_error *err)
+{
+	struct early *e = wctx;
+	(void)err;
+	if (e->n == e->cap) {
+		e->cap = e->cap ? 2 * e->cap : 256;
+		if (!(e->pc = realloc(e->pc, e->cap * sizeof(*e->pc))) ||
+		    !(e->off = realloc(e->off, e->cap * 8)) || !(e->mark = realloc(e->mark, e->cap * 8)))
+			abort();
+	}
+	e->pc[e->n] = e->piece;
+	e->off[e->n] = s->offset;
+	e->mark[e->n++] = pos->mark;
+	return 0;
+}
+
+/* With the count in the scan (pieces of 4 KiB): the samples it keeps have
+ * the ordered walk's marks, and with the rest every sample is counted once. */
+static void early_as_ordered(const char *path, struct ordered *o)
+{
+	static const struct vp_perf_tool none = { 0 };
+	struct early e[3] = { { 0 } };
+	void *w[3] = { &e[0], &e[1], &e[2] };
+	const struct vp_pieces_early ea = { .wctx = w, .begin = e_begin, .tool = &none,
+					    .sample = e_sample };
+	struct ordered q = { .mark = o->mark };
+	struct vp_perfdata *pd = NULL;
+	struct vp_pieces *p = NULL;
+	struct vp_error err = { 0 };
+	uint64_t kept = 0, mb, wb;
+
+	if (vp_perfdata_open(path, &pd, &err) < 0)
+		return;
+	if (vp_pd_pieces_open(pd, 3, 4096, 0, &ea, &p, &err) == 0 && p) {
+		for (int t = 0; t < 3; t++)
+			for (uint64_t i = 0; i < e[t].n; i++)
+				if (vp_pieces_early_piece(p, e[t].pc[i], &mb, &wb)) {
+					if ((uintptr_t)vp_u64map_get(&o->mark, e[t].off[i]) != e[t].mark[i] + mb + 1)
+						abort();
+					kept++;
+				}
+		void *qw[3] = { &q, &q, &q };
+		if (vp_pieces_samples(p, p_sample, qw, &err) == 0 && q.samples + kept != o->samples)
+			abort();
+		vp_pieces_close(p, 0);
+	}
+	for (int t = 0; t < 3; t++) {
+		free(e[t].pc);
+		free(e[t].off);
+		free(e[t].mark);
+	}
+	vp_perfdata_close(pd);
+}
+
 /* Pieces of 64 bytes on 3 threads (nearly every start found by resync):
  * where the walk in pieces takes the file, each sample's mark is the
  * ordered walk's and the sample counts agree. */
@@ -69,7 +138,7 @@ static void pieces_as_ordered(const char *path)
 	vp_perfdata_close(pd);
 	if (r < 0 || vp_perfdata_open(path, &pd, &err) < 0)
 		goto out;
-	if (vp_pd_pieces_open(pd, 3, 64, 256, &p, &err) == 0 && p) {
+	if (vp_pd_pieces_open(pd, 3, 64, 256, NULL, &p, &err) == 0 && p) {
 		q.mark = o.mark;
 		void *w[3] = { &q, &q, &q };
 		if (vp_pieces_samples(p, p_sample, w, &err) == 0 && q.samples != o.samples)
@@ -77,6 +146,7 @@ static void pieces_as_ordered(const char *path)
 		vp_pieces_close(p, 0);
 	}
 	vp_perfdata_close(pd);
+	early_as_ordered(path, &o);
 out:
 	vp_u64map_free(&o.mark);
 }

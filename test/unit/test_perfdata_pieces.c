@@ -325,7 +325,7 @@ static void same_as_ordered(const char *path, unsigned threads, uint64_t piece_b
 	vp_perfdata_close(pd);
 
 	assert_int_equal(vp_perfdata_open(path, &pd, &err), 0);
-	assert_int_equal(vp_pd_pieces_open(pd, threads, piece_bytes, chunk_bytes, &p, &err), 0);
+	assert_int_equal(vp_pd_pieces_open(pd, threads, piece_bytes, chunk_bytes, NULL, &p, &err), 0);
 	assert_non_null(p);
 	struct vp_perf_tool t = oracle;
 	t.sample = NULL;
@@ -372,6 +372,158 @@ static void same_as_ordered(const char *path, unsigned threads, uint64_t piece_b
 	free_seen(&rep);
 }
 
+/* ---- the count in the scan ---- */
+
+struct eworker {
+	size_t piece;
+	uint64_t next;		/* the mark at() must give next in this piece */
+	size_t *pc;
+	uint64_t *off, *mark, *when;
+	size_t n, cap;
+};
+
+static void e_push(struct eworker *w, size_t piece, uint64_t off, const struct vp_pieces_pos *pos)
+{
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 1024;
+		w->pc = realloc(w->pc, w->cap * sizeof(*w->pc));
+		w->off = realloc(w->off, w->cap * 8);
+		w->mark = realloc(w->mark, w->cap * 8);
+		w->when = realloc(w->when, w->cap * 8);
+		assert_true(w->pc && w->off && w->mark && w->when);
+	}
+	w->pc[w->n] = piece;
+	w->off[w->n] = off;
+	w->mark[w->n] = pos->mark;
+	w->when[w->n++] = pos->when;
+}
+
+static int e_sample(void *wctx, const struct vp_sample *s, const struct vp_pieces_pos *pos,
+		    struct vp_error *err)
+{
+	struct eworker *w = wctx;
+	(void)err;
+	e_push(w, w->piece, s->offset, pos);
+	return 0;
+}
+
+static void e_begin(void *wctx, size_t piece)
+{
+	((struct eworker *)wctx)->piece = piece;
+	((struct eworker *)wctx)->next = 0;
+}
+
+/* The piece's own records come in its own order, each once: marks 0, 1... */
+static int e_at(void *wctx, uint64_t mark)
+{
+	struct eworker *w = wctx;
+	assert_true(mark >= w->next);
+	w->next = mark + 1;
+	return 0;
+}
+
+static int e_mmap(void *wctx, const struct vp_mmap_event *m)
+{
+	(void)m;
+	assert_true(((struct eworker *)wctx)->next > 0);
+	return 0;
+}
+
+static int e_task(void *wctx, const struct vp_task_event *e)
+{
+	(void)e;
+	assert_true(((struct eworker *)wctx)->next > 0);
+	return 0;
+}
+
+static void e_free(struct eworker *w)
+{
+	free(w->pc);
+	free(w->off);
+	free(w->mark);
+	free(w->when);
+	memset(w, 0, sizeof(*w));
+}
+
+/* The count in the scan gives each sample it keeps the place (mark and
+ * when) the plan gives it, and with the rest from vp_pieces_samples every
+ * sample once, with the same counts. Returns how many the scan kept. */
+static uint64_t early_as_planned(const char *path, unsigned threads, uint64_t piece_bytes,
+				 uint64_t chunk_bytes)
+{
+	struct vp_perfdata *pd;
+	struct vp_pieces *p;
+	struct vp_error err = { 0 };
+	struct eworker w[4] = { { 0 } }, plan = { 0 };
+	void *wctx[4] = { &w[0], &w[1], &w[2], &w[3] }, *pctx[4] = { &plan, &plan, &plan, &plan };
+	struct vp_u64map at = { 0 }, seen = { 0 };
+	struct vp_perfdata_stats sp, se;
+	uint64_t kept = 0, total = 0, mb, wb;
+
+	/* the plan's places, threads 1 */
+	assert_int_equal(vp_perfdata_open(path, &pd, &err), 0);
+	assert_int_equal(vp_pd_pieces_open(pd, 1, piece_bytes, chunk_bytes, NULL, &p, &err), 0);
+	assert_non_null(p);
+	assert_int_equal(vp_pieces_samples(p, e_sample, pctx, &err), 0);
+	vp_pieces_close(p, 1);
+	sp = *vp_perfdata_stats(pd);
+	vp_perfdata_close(pd);
+	for (size_t i = 0; i < plan.n; i++)
+		assert_int_equal(vp_u64map_put(&at, plan.off[i], (void *)(uintptr_t)(i + 1)), 0);
+
+	const struct vp_perf_tool t = { .mmap = e_mmap, .fork = e_task, .exit = e_task };
+	const struct vp_pieces_early e = { .wctx = wctx, .begin = e_begin, .tool = &t, .at = e_at,
+					   .sample = e_sample };
+	assert_int_equal(vp_perfdata_open(path, &pd, &err), 0);
+	assert_int_equal(vp_pd_pieces_open(pd, threads, piece_bytes, chunk_bytes, &e, &p, &err), 0);
+	assert_non_null(p);
+	for (unsigned k = 0; k < threads; k++) {
+		struct eworker *x = &w[k];
+		for (size_t i = 0; i < x->n; i++) {
+			if (!vp_pieces_early_piece(p, x->pc[i], &mb, &wb))
+				continue;
+			uintptr_t j = (uintptr_t)vp_u64map_get(&at, x->off[i]);
+			assert_true(j != 0);
+			if (x->mark[i] + mb != plan.mark[j - 1] || x->when[i] + wb != plan.when[j - 1])
+				fail_msg("%s: sample at %llu (piece %zu): mark %llu when %llu, planned %llu %llu",
+					 path, (unsigned long long)x->off[i], x->pc[i],
+					 (unsigned long long)(x->mark[i] + mb), (unsigned long long)(x->when[i] + wb),
+					 (unsigned long long)plan.mark[j - 1], (unsigned long long)plan.when[j - 1]);
+			assert_null(vp_u64map_get(&seen, x->off[i]));
+			assert_int_equal(vp_u64map_put(&seen, x->off[i], (void *)1), 0);
+			kept++;
+		}
+		e_free(x);
+	}
+	assert_int_equal(vp_pieces_samples(p, e_sample, wctx, &err), 0);
+	for (unsigned k = 0; k < threads; k++) {
+		struct eworker *x = &w[k];
+		for (size_t i = 0; i < x->n; i++) {
+			uintptr_t j = (uintptr_t)vp_u64map_get(&at, x->off[i]);
+			assert_true(j != 0);
+			assert_int_equal(x->mark[i], plan.mark[j - 1]);
+			assert_int_equal(x->when[i], plan.when[j - 1]);
+			assert_null(vp_u64map_get(&seen, x->off[i]));
+			assert_int_equal(vp_u64map_put(&seen, x->off[i], (void *)1), 0);
+		}
+		total += x->n;
+		e_free(x);
+	}
+	assert_int_equal(total + kept, plan.n);
+	vp_pieces_close(p, 1);
+	se = *vp_perfdata_stats(pd);
+	vp_perfdata_close(pd);
+	assert_int_equal(se.samples, sp.samples);
+	assert_int_equal(se.unknown_id, sp.unknown_id);
+	assert_int_equal(se.out_of_order, sp.out_of_order);
+	assert_int_equal(se.lost_events, sp.lost_events);
+	assert_int_equal(se.records, sp.records);
+	e_free(&plan);
+	vp_u64map_free(&at);
+	vp_u64map_free(&seen);
+	return kept;
+}
+
 static const uint64_t piece_sizes[] = { 8, 64, 200, 1000, 4096, 65536, 0 };
 /* the count's chunks, each size with a piece size above: a chunk that
  * starts mid-piece must know the piece's rounds before it */
@@ -404,6 +556,32 @@ static void reordered_rounds_in_pieces(void **state)
 	make_file(path, 5000, 1);
 	for (size_t s = 0; s < sizeof(piece_sizes) / sizeof(*piece_sizes); s++)
 		same_as_ordered(path, 3, piece_sizes[s], chunk_sizes[s]);
+}
+
+/* Pieces of many rounds: most samples counted in the scan, each where the
+ * plan puts it. */
+static void counted_in_the_scan(void **state)
+{
+	static const uint64_t sizes[] = { 4096, 16384, 65536, 200000, 0 };
+	char path[128];
+	uint64_t kept = 0;
+	(void)state;
+
+	snprintf(path, sizeof(path), "%s/early.data", dir);
+	make_file(path, 40000, 0);
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(*sizes); s++)
+		for (unsigned threads = 1; threads <= 4; threads += 3)
+			kept += early_as_planned(path, threads, sizes[s], s % 2 ? 4096 : 0);
+	assert_true(kept > 0);
+	fprintf(stderr, "counted in the scan: %llu\n", (unsigned long long)kept);
+	snprintf(path, sizeof(path), "%s/early-unfinished.data", dir);
+	make_file(path, 20000, 1);
+	early_as_planned(path, 3, 16384, 0);
+	for (size_t f = 0; f < 3; f++) {
+		const char *files[] = { "weights.data", "callchain.data", "multi.data" };
+		snprintf(path, sizeof(path), "%s/test/fixtures/%s", VP_SRCDIR, files[f]);
+		early_as_planned(path, 3, 4096, 0);
+	}
 }
 
 /* A pipe, and files with damage the ordered walk must name, are not taken. */
@@ -463,7 +641,8 @@ static char *dump(const struct vp_profile *prof)
 	return buf;
 }
 
-static char *report(const char *path, int ordered, unsigned threads, const char *kallsyms)
+static char *report_in(const char *path, int ordered, unsigned threads, const char *kallsyms,
+		       uint64_t piece_bytes)
 {
 	struct vp_load_opts lo;
 	struct vp_profile *prof;
@@ -473,10 +652,16 @@ static char *report(const char *path, int ordered, unsigned threads, const char 
 	lo.ordered = ordered;
 	lo.threads = threads;
 	lo.kallsyms = kallsyms;
+	lo.piece_bytes = piece_bytes;
 	assert_int_equal(vp_profile_from_perfdata(path, &lo, &prof, &err), 0);
 	char *d = dump(prof);
 	vp_profile_free(prof);
 	return d;
+}
+
+static char *report(const char *path, int ordered, unsigned threads, const char *kallsyms)
+{
+	return report_in(path, ordered, threads, kallsyms, 0);
 }
 
 static void report_tables_as_ordered(void **state)
@@ -497,6 +682,14 @@ static void report_tables_as_ordered(void **state)
 		fputs(ord, stderr);
 	for (unsigned threads = 1; threads <= 3; threads += 2) {
 		char *pcs = report(path, 0, threads, ks);
+		assert_string_equal(pcs, ord);
+		free(pcs);
+	}
+	/* many pieces, each counted mostly in the scan by its own states:
+	 * processes fork, remap and exit, and modules come and go, inside them */
+	static const uint64_t sizes[] = { 8192, 32768, 131072, 524288 };
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(*sizes); s++) {
+		char *pcs = report_in(path, 0, 1 + s % 3, ks, sizes[s]);
 		assert_string_equal(pcs, ord);
 		free(pcs);
 	}
@@ -610,7 +803,7 @@ static void memory_flat_in_pieces(void **state)
 	close(fd);
 
 	long anon0 = anon_kb();
-	assert_int_equal(vp_pd_pieces_open(pd, 2, 3000000 + 8, 0, &p, &err), 0);
+	assert_int_equal(vp_pd_pieces_open(pd, 2, 3000000 + 8, 0, NULL, &p, &err), 0);
 	assert_non_null(p);
 	long scanned = mapped_kb(path);
 	struct rss_watch rw[2] = { { path, 0, 0, 0 }, { path, 0, 0, 0 } };
@@ -694,6 +887,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(perf_files_in_pieces),
 		cmocka_unit_test(reordered_rounds_in_pieces),
+		cmocka_unit_test(counted_in_the_scan),
 		cmocka_unit_test(left_to_the_ordered_walk),
 		cmocka_unit_test(report_tables_as_ordered),
 		cmocka_unit_test(memory_flat_in_pieces),
