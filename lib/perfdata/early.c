@@ -30,8 +30,8 @@ void vp_pd_escan_begin(struct vp_pd_escan *es, struct vp_pd_piece *p, size_t pie
 	p->elo = VP_PD_ELO;
 	p->erounds = 0;
 	p->esamples = p->eunknown = p->eooo = 0;
-	if (es->e->begin)
-		es->e->begin(es->wctx, piece);
+	if (es->e->begin && es->e->begin(es->wctx, piece))
+		es->stopped = 1;	/* its samples come in vp_pieces_samples */
 }
 
 void vp_pd_escan_end(struct vp_pd_escan *es, struct vp_pd_piece *p)

@@ -209,7 +209,7 @@ void vp_pieces_side_job(struct vp_pieces *p, void (*fn)(void *ctx), void *ctx);
  * runs on one of the scan's threads (see vp_pieces_side_job). */
 struct vp_pieces_early {
 	void *const *wctx;	/* one per thread (vp_pieces_early_threads) */
-	void (*begin)(void *wctx, size_t piece);
+	int (*begin)(void *wctx, size_t piece);	/* nonzero: not this piece */
 	void (*end)(void *wctx, size_t piece);
 	const struct vp_perf_tool *tool;
 	int (*at)(void *wctx, uint64_t mark);

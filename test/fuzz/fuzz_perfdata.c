@@ -58,9 +58,10 @@ struct early {
 	uint64_t *off, *mark;
 };
 
-static void e_begin(void *wctx, size_t piece)
+static int e_begin(void *wctx, size_t piece)
 {
 	((struct early *)wctx)->piece = piece;
+	return 0;
 }
 
 static int e_sample(void *wctx, const struct vp_sample *s, const struct vp_pieces_pos *pos,

@@ -407,10 +407,11 @@ static int e_sample(void *wctx, const struct vp_sample *s, const struct vp_piece
 	return 0;
 }
 
-static void e_begin(void *wctx, size_t piece)
+static int e_begin(void *wctx, size_t piece)
 {
 	((struct eworker *)wctx)->piece = piece;
 	((struct eworker *)wctx)->next = 0;
+	return 0;
 }
 
 /* The piece's own records come in its own order, each once: marks 0, 1... */
