@@ -93,7 +93,8 @@ struct vp_pd_piece {
 #define VP_PD_CHUNK (VP_PD_PMD - VP_PD_RECORD_MAX)
 
 /* A reader's bytes of the file: a buffer of cap bytes holding [lo, hi),
- * refilled with pread from where what is asked for begins. */
+ * read on a step at a time and, once full, started again from where what is
+ * asked for begins. */
 struct vp_pd_view {
 	int fd;
 	uint64_t end;			/* nothing is read from here on */

@@ -16,10 +16,18 @@
 
 #define RESYNC_RUN	16		/* records that must look right after a guessed start */
 
-/* A reader's bytes of the file (pieces.h): a buffer refilled with pread
- * from where a record that does not fit begins. Mapping the file instead
- * changed the page tables twice a stride, and where a hypervisor shadows
- * them each change is a trip to it that the other CPUs wait on. */
+/* A reader's bytes of the file (pieces.h): a buffer read on with pread
+ * and, once full, started again from where a record that does not fit
+ * begins. Mapping the file instead changed the page tables twice a stride,
+ * and where a hypervisor shadows them each change is a trip to it that the
+ * other CPUs wait on. */
+/* Read on this much at a time, not the whole buffer: what was just read is
+ * parsed while it is still in this CPU's cache (2 MiB at once went through
+ * L2 twice, as the copy and as the parse). On the 328 MB -g bench file,
+ * 60 alternating pairs on 2 CPUs: 2.1% faster; 64 KiB to 2 MiB steps were
+ * within the noise of each other. */
+#define VIEW_STEP (256u << 10)
+
 /* Read from the file into buf[have, want) at file offset from + have. */
 static size_t view_read(struct vp_pd_view *v, uint64_t from, size_t have, size_t want)
 {
@@ -37,7 +45,7 @@ static size_t view_read(struct vp_pd_view *v, uint64_t from, size_t have, size_t
 
 const uint8_t *vp_pd_view_fill(struct vp_pd_view *v, uint64_t off, size_t n)
 {
-	size_t want, done = 0;
+	uint64_t to;
 
 	if (!v->buf) {
 		if (!(v->buf = vp_bulk_buffer(v->cap)))
@@ -45,16 +53,23 @@ const uint8_t *vp_pd_view_fill(struct vp_pd_view *v, uint64_t off, size_t n)
 	}
 	if (off > v->end || n > v->cap || v->end - off < n)
 		return NULL;
-	want = v->end - off < v->cap ? (size_t)(v->end - off) : v->cap;
-	/* what the buffer holds from off on moves to its start, not read again */
-	if (off >= v->lo && off < v->hi && off > v->lo) {
-		done = (size_t)(v->hi - off);
-		memmove(v->buf, v->buf + (off - v->lo), done);
+	if (off < v->lo || off > v->hi || off + n - v->lo > v->cap) {
+		/* what the buffer holds from off on moves to its start, not read again */
+		size_t held = off >= v->lo && off < v->hi ? (size_t)(v->hi - off) : 0;
+		if (held)
+			memmove(v->buf, v->buf + (off - v->lo), held);
+		v->lo = off;
+		v->hi = off + held;
 	}
-	done = view_read(v, off, done, want);
-	v->lo = off;
-	v->hi = off + done;
-	return done >= n ? v->buf : NULL;
+	if (off + n > v->hi) {
+		to = off + n > v->hi + VIEW_STEP ? off + n : v->hi + VIEW_STEP;
+		if (to > v->lo + v->cap)
+			to = v->lo + v->cap;
+		if (to > v->end)
+			to = v->end;
+		v->hi = v->lo + view_read(v, v->lo, (size_t)(v->hi - v->lo), (size_t)(to - v->lo));
+	}
+	return off + n <= v->hi ? v->buf + (off - v->lo) : NULL;
 }
 
 void vp_pd_view_init(struct vp_pd_view *v, int fd, uint64_t end, size_t cap)
@@ -191,9 +206,11 @@ static inline const uint8_t *scan_at(struct vp_pd_view *v, uint64_t off, size_t 
 {
 	if (off >= v->lo && off + n <= v->hi)
 		return v->buf + (off - v->lo);
+	const uint8_t *at;
+
 	if (keep < off && off - keep <= v->cap / 2 && off + n - keep <= v->cap &&
-	    vp_pd_view_fill(v, keep, (size_t)(off + n - keep)))
-		return v->buf + (off - keep);
+	    (at = vp_pd_view_fill(v, keep, (size_t)(off + n - keep))))
+		return at + (off - keep);
 	return vp_pd_view_fill(v, off, n);
 }
 

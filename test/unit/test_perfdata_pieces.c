@@ -869,6 +869,66 @@ static void pieces_cut_on_strides(void **state)
 	assert_int_equal(bytes, VP_PD_STRIDE);
 }
 
+/* The reader's view gives the file's bytes wherever it is asked, as a scan
+ * asks (on, now and then back within what it holds, a record across the
+ * buffer's end), with buffers smaller and larger than its read step; the
+ * oracle is the pattern the file was written with. */
+static uint8_t pattern(uint64_t off)
+{
+	return (uint8_t)((off * 2654435761u) >> 13);
+}
+
+static void check_view(int fd, uint64_t size, size_t cap)
+{
+	struct vp_pd_view v;
+	uint64_t off = 0;
+	const uint8_t *at;
+
+	vp_pd_view_init(&v, fd, size, cap);
+	while (off < size) {
+		size_t n = 1 + (size_t)(rnd() % (rnd() % 8 ? 4096 : cap));
+		if (n > size - off)
+			n = (size_t)(size - off);
+		at = vp_pd_view_at(&v, off, n);
+		assert_non_null(at);
+		for (size_t i = 0; i < n; i += 1 + i % 61)
+			if (at[i] != pattern(off + i))
+				fail_msg("cap %zu: byte %llu is %u, the file's %u", cap,
+					 (unsigned long long)(off + i), at[i], pattern(off + i));
+		assert_int_equal(at[n - 1], pattern(off + n - 1));
+		/* mostly on, sometimes back to what the buffer still holds */
+		if (rnd() % 5 == 0 && off > v.lo)
+			off = v.lo + rnd() % (off - v.lo);
+		else
+			off += 1 + rnd() % (2 * n);
+	}
+	assert_null(vp_pd_view_at(&v, size - 8, 16));	/* past the end */
+	assert_null(vp_pd_view_at(&v, 0, cap + 1));	/* over the buffer */
+	assert_non_null(vp_pd_view_at(&v, 0, cap));
+	vp_pd_view_free(&v);
+}
+
+static void view_gives_the_file(void **state)
+{
+	(void)state;
+	char path[128];
+	uint64_t size = (5u << 20) + 4099;
+	uint8_t *b = malloc(size);
+	int fd;
+
+	assert_non_null(b);
+	for (uint64_t i = 0; i < size; i++)
+		b[i] = pattern(i);
+	snprintf(path, sizeof(path), "%s/view", dir);
+	assert_true((fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600)) >= 0);
+	assert_int_equal(write(fd, b, size), (ssize_t)size);
+	free(b);
+	check_view(fd, size, VP_PD_PMD);
+	check_view(fd, size, 100000);
+	check_view(fd, size, 4096);
+	close(fd);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -893,6 +953,7 @@ int main(void)
 		cmocka_unit_test(report_tables_as_ordered),
 		cmocka_unit_test(memory_flat_in_pieces),
 		cmocka_unit_test(pieces_cut_on_strides),
+		cmocka_unit_test(view_gives_the_file),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
