@@ -181,37 +181,16 @@ static int append(struct vp_perfdata *pd, struct vp_pd_escan *es, struct vp_pd_p
 static int count_round(struct vp_perfdata *pd, struct vp_pd_view *v, struct vp_pd_piece *p,
 		       struct vp_pd_escan *es, uint32_t i)
 {
-	uint64_t from = p->rounds[i].start, to = p->rounds[i + 1].start, off = from;
+	uint64_t from = p->rounds[i].start, to = p->rounds[i + 1].start;
 	const struct vp_pd_order o = { p->llimit, es->ln, es->lo, es->qlo, UINT32_MAX };
-	struct vp_sample s;
-	struct vp_pieces_pos pos;
+	const struct vp_pd_placing pl = { pd, &es->ids, &o, p->llimit, 1, &es->hint,
+					  es->e->sample, es->wctx, &p->eooo, &es->err };
+	int rc;
 
 	if (from < v->lo || to > v->hi)
 		return 1;	/* the buffer moved on: the rest of the piece waits */
-	const uint8_t *buf = v->buf + (from - v->lo);
-	while (off < to) {
-		const struct perf_event_header *h = (const void *)(buf + (off - from));
-		if (h->size < sizeof(*h) || h->size > to - off)
-			return -1;
-		if (off + VP_PD_PREFETCH < to)
-			__builtin_prefetch(buf + (off - from) + VP_PD_PREFETCH);
-		if (h->type == PERF_RECORD_SAMPLE) {
-			int r = vp_pd_parse_sample(pd, &es->ids, h, off, &s, &es->err);
-			if (r < 0)
-				return -1;
-			if (r > 0) {
-				int queued = vp_pd_queued_time(s.time);
-				if (queued && s.time > p->llimit[i + 1])
-					return -1;	/* not perf's queue as the plan knows it */
-				if (queued && s.time < p->llimit[i - 1])
-					p->eooo++;
-				vp_pd_position(&o, i, s.time, off, &pos, &es->hint);
-				if (es->e->sample(es->wctx, &s, &pos, &es->err) < 0)
-					return -1;
-			}
-		}
-		off += h->size;
-	}
+	if (vp_pd_place_samples(&pl, v->buf + (from - v->lo), from, to, i, &rc) != VP_PD_PLACED)
+		return -1;
 	p->erounds++;
 	return 0;
 }

@@ -508,53 +508,25 @@ static void sample_chunk(struct vp_pieces *p, unsigned w, void *wctx, size_t c)
 {
 	struct worker *wk = &p->wk[w];
 	const struct chunk *ch = &p->ch[c];
-	uint64_t off = ch->from;
-	uint32_t round = ch->round;
-	struct vp_sample s;
-	struct vp_pieces_pos pos;
 	struct vp_pd_hint hint = { .when = UINT64_MAX };
+	const struct vp_pd_placing pl = { p->pd, &wk->ids, &p->ord, p->limit, 0, &hint,
+					  p->fn, wctx, &wk->out_of_order, &wk->err };
 	/* whole records (the scan's cuts are record starts), at most the
 	 * buffer: read at once, the record at off at buf + (off - from) */
 	const uint8_t *buf = vp_pd_view_at(&p->rd[w].v, ch->from, (size_t)(ch->to - ch->from));
+	int r = VP_PD_PLACE_MALFORMED, rc = 0;
 
-	if (!buf) {	/* the ordered walk reads it again and names what went wrong */
-		wk->malformed = 1;
-		__atomic_store_n(&p->stop, 1, __ATOMIC_RELAXED);
+	if (buf)
+		r = vp_pd_place_samples(&pl, buf, ch->from, ch->to, ch->round, &rc);
+	if (r == VP_PD_PLACED)
 		return;
+	if (r == VP_PD_PLACE_TOOL) {
+		wk->rc = rc;
+		wk->rc_chunk = c;
+	} else {	/* the ordered walk reads it again and names what went wrong */
+		wk->malformed = 1;
 	}
-	while (off < ch->to) {
-		const struct perf_event_header *h = (const void *)(buf + (off - ch->from));
-		if (h->size < sizeof(*h) || h->size > ch->to - off) {	/* changed since the scan */
-			wk->malformed = 1;
-			__atomic_store_n(&p->stop, 1, __ATOMIC_RELAXED);
-			break;
-		}
-		if (off + VP_PD_PREFETCH < ch->to)
-			__builtin_prefetch(buf + (off - ch->from) + VP_PD_PREFETCH);
-		if (h->type == PERF_RECORD_SAMPLE) {
-			int r = vp_pd_parse_sample(p->pd, &wk->ids, h, off, &s, &wk->err);
-			if (r < 0) {
-				wk->malformed = 1;
-				__atomic_store_n(&p->stop, 1, __ATOMIC_RELAXED);
-				break;
-			}
-			if (r > 0) {
-				if (vp_pd_queued_time(s.time) && s.time < p->limit[round - 1])
-					wk->out_of_order++;
-				vp_pd_position(&p->ord, round, s.time, off, &pos, &hint);
-				r = p->fn(wctx, &s, &pos, &wk->err);
-				if (r < 0) {
-					wk->rc = r;
-					wk->rc_chunk = c;
-					__atomic_store_n(&p->stop, 1, __ATOMIC_RELAXED);
-					break;
-				}
-			}
-		} else if (h->type == VP_REC_FINISHED_ROUND) {
-			round++;
-		}
-		off += h->size;
-	}
+	__atomic_store_n(&p->stop, 1, __ATOMIC_RELAXED);
 }
 
 static int samples_item(void *ctx, unsigned w, size_t k)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "sample.h"
 #include "lib/util/threads.h"
 
 
@@ -225,6 +226,63 @@ static inline void vp_pd_position(const struct vp_pd_order *o, uint32_t r, uint6
 	pos->mark = lo;
 	h->when = pos->when;
 	h->mark = lo;
+}
+
+/* How a walk of records places their samples and hands them over: the
+ * count's walk of a chunk (pieces.c) and the scan's of a round (early.c). */
+struct vp_pd_placing {
+	struct vp_perfdata *pd;
+	struct vp_pd_idcache *ids;
+	const struct vp_pd_order *o;
+	const uint64_t *limit;	/* by round: a sample below limit[round - 1] is out of order */
+	int strict;		/* a sample past limit[round + 1] ends the walk: the
+				 * order has no limits past it (a piece's own) */
+	struct vp_pd_hint *hint;
+	vp_pieces_sample_fn fn;
+	void *wctx;
+	uint64_t *out_of_order;
+	struct vp_error *err;
+};
+
+enum { VP_PD_PLACED, VP_PD_PLACE_MALFORMED, VP_PD_PLACE_TOOL, VP_PD_PLACE_BEYOND };
+
+/* The samples of the records [from, to) of the file, which start at buf,
+ * from round `round` on (a FINISHED_ROUND ends one), each placed and handed
+ * to fn: VP_PD_PLACED; VP_PD_PLACE_MALFORMED for a record that does not fit
+ * or a sample that does not parse; VP_PD_PLACE_TOOL with fn's error in *rc;
+ * VP_PD_PLACE_BEYOND (strict only). */
+static inline int vp_pd_place_samples(const struct vp_pd_placing *pl, const uint8_t *buf,
+				      uint64_t from, uint64_t to, uint32_t round, int *rc)
+{
+	struct vp_sample s;
+	struct vp_pieces_pos pos;
+
+	for (uint64_t off = from; off < to;) {
+		const struct perf_event_header *h = (const void *)(buf + (off - from));
+		if (h->size < sizeof(*h) || h->size > to - off)
+			return VP_PD_PLACE_MALFORMED;
+		if (off + VP_PD_PREFETCH < to)
+			__builtin_prefetch(buf + (off - from) + VP_PD_PREFETCH);
+		if (h->type == PERF_RECORD_SAMPLE) {
+			int r = vp_pd_parse_sample(pl->pd, pl->ids, h, off, &s, pl->err);
+			if (r < 0)
+				return VP_PD_PLACE_MALFORMED;
+			if (r > 0) {
+				int queued = vp_pd_queued_time(s.time);
+				if (pl->strict && queued && s.time > pl->limit[round + 1])
+					return VP_PD_PLACE_BEYOND;
+				if (queued && s.time < pl->limit[round - 1])
+					(*pl->out_of_order)++;
+				vp_pd_position(pl->o, round, s.time, off, &pos, pl->hint);
+				if ((*rc = pl->fn(pl->wctx, &s, &pos, pl->err)) < 0)
+					return VP_PD_PLACE_TOOL;
+			}
+		} else if (h->type == VP_REC_FINISHED_ROUND) {
+			round++;
+		}
+		off += h->size;
+	}
+	return VP_PD_PLACED;
 }
 
 /* perf's order of the records that are not samples (qsort's). */
