@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util/grow.h"
 #include "lib/util/namelist.h"
 
 void vp_compare_opts_init(struct vp_compare_opts *o)
@@ -76,14 +77,8 @@ static int add_entries(struct entry **v, size_t *n, size_t *cap, const struct vp
 		return 0;
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct vp_row *r = &t->rows[i];
-		if (*n == *cap) {
-			size_t nc = *cap ? *cap * 2 : 256;
-			struct entry *nv = realloc(*v, nc * sizeof(*nv));
-			if (!nv)
-				return -ENOMEM;
-			*v = nv;
-			*cap = nc;
-		}
+		if (vp_grow((void **)v, cap, *n, sizeof(**v), 256) < 0)
+			return -ENOMEM;
 		(*v)[(*n)++] = (struct entry){ r->symbol, r->dso, r->dso ? vp_dso_short_name(r->dso) : NULL,
 					       r->domain, run, r->samples, r->period,
 					       r->children_samples, r->children_period };

@@ -67,7 +67,7 @@ static int own_limit(struct vp_pd_escan *es, struct vp_pd_piece *p, uint32_t c)
 	const struct vp_pd_round *rd = &p->rounds[c];
 	uint64_t lim;
 
-	if (vp_pd_grow((void **)&p->llimit, &p->capll, c, sizeof(*p->llimit)) < 0)
+	if (vp_grow((void **)&p->llimit, &p->capll, c, sizeof(*p->llimit), 64) < 0)
 		return -ENOMEM;
 	lim = c ? p->llimit[c - 1] : 0;
 	if (rd->queued && rd->newest > es->newest)
@@ -130,27 +130,23 @@ static int append(struct vp_perfdata *pd, struct vp_pd_escan *es, struct vp_pd_p
 		const struct vp_pd_nrec *n = &p->n[j];
 		if (n->flush < es->upto || n->flush > last)
 			continue;
-		if (vp_pd_grow((void **)&es->tmp, &es->captmp, ntmp, sizeof(*es->tmp)) < 0)
+		if (vp_grow((void **)&es->tmp, &es->captmp, ntmp, sizeof(*es->tmp), 64) < 0)
 			return -ENOMEM;
 		es->tmp[ntmp++] = *n;
 	}
 	if (ntmp) {
 		qsort(es->tmp, ntmp, sizeof(*es->tmp), vp_pd_cmp_order);
 		while (es->capln < es->nln + ntmp)
-			if (vp_pd_grow((void **)&es->ln, &es->capln, es->capln, sizeof(*es->ln)) < 0)
+			if (vp_grow((void **)&es->ln, &es->capln, es->capln, sizeof(*es->ln), 64) < 0)
 				return -ENOMEM;
 		memcpy(es->ln + es->nln, es->tmp, ntmp * sizeof(*es->tmp));
 		es->nln += ntmp;
 	}
 	while (es->caplo < (size_t)last + 2) {
-		size_t cap = es->caplo ? es->caplo * 2 : 64;
-		uint32_t *lo = realloc(es->lo, cap * sizeof(*lo)), *qlo;
-		if (lo)
-			es->lo = lo;
-		if (!lo || !(qlo = realloc(es->qlo, cap * sizeof(*qlo))))
+		size_t cap = es->caplo;	/* lo and qlo grow together */
+		if (vp_grow((void **)&es->lo, &cap, es->caplo, sizeof(*es->lo), 64) < 0 ||
+		    vp_grow((void **)&es->qlo, &es->caplo, es->caplo, sizeof(*es->qlo), 64) < 0)
 			return -ENOMEM;
-		es->qlo = qlo;
-		es->caplo = cap;
 	}
 	j = was;
 	for (uint32_t f = es->upto; f <= last; f++) {

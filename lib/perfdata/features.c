@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util/grow.h"
+
 struct cursor {
 	const uint8_t *p, *end;
 };
@@ -76,7 +78,6 @@ int vp_pd_parse_build_ids(struct vp_perfdata *pd, const uint8_t *data, uint64_t 
 	while (size - off >= sizeof(struct perf_event_header) + 4 + 24) {
 		struct perf_event_header h;
 		struct vp_build_id b = { 0 };
-		struct vp_build_id *grown;
 
 		memcpy(&h, data + off, sizeof(h));
 		if (h.size < sizeof(h) + 4 + 24 || h.size > size - off)
@@ -94,13 +95,9 @@ int vp_pd_parse_build_ids(struct vp_perfdata *pd, const uint8_t *data, uint64_t 
 		b.filename = vp_strpool_intern_n(pd->pool, fn, strnlen(fn, h.size - 36));
 		if (!b.filename)
 			return -1;
-		if (pd->nbuild_ids == pd->capbuild_ids) {
-			size_t cap = pd->capbuild_ids ? pd->capbuild_ids * 2 : 16;
-			if (!(grown = realloc(pd->build_ids, cap * sizeof(*grown))))
-				return -1;
-			pd->build_ids = grown;
-			pd->capbuild_ids = cap;
-		}
+		if (vp_grow((void **)&pd->build_ids, &pd->capbuild_ids, pd->nbuild_ids,
+			    sizeof(*pd->build_ids), 16) < 0)
+			return -1;
 		pd->build_ids[pd->nbuild_ids++] = b;
 		off += h.size;
 	}

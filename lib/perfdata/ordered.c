@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util/grow.h"
+
 #define QUEUE_MAX_BYTES	(256ull << 20)	/* beyond this, flush half as perf's OE_FLUSH__HALF */
 
 void vp_oe_init(struct vp_ordered *oe, const uint8_t *map, vp_oe_deliver_fn deliver, void *ctx)
@@ -60,14 +62,8 @@ int vp_oe_queue(struct vp_ordered *oe, const struct perf_event_header *h, uint64
 
 	if (time < oe->last_flush)
 		oe->out_of_order++;
-	if (oe->nq == oe->capq) {
-		size_t cap = oe->capq ? oe->capq * 2 : 4096;
-		struct vp_oe_entry *q = realloc(oe->q, cap * sizeof(*q));
-		if (!q)
-			return -ENOMEM;
-		oe->q = q;
-		oe->capq = cap;
-	}
+	if (vp_grow((void **)&oe->q, &oe->capq, oe->nq, sizeof(*oe->q), 4096) < 0)
+		return -ENOMEM;
 	if (oe->map) {
 		oe->q[oe->nq++] = (struct vp_oe_entry){ time, oe->seq++, offset, (size_t)offset,
 						  h->type == PERF_RECORD_SAMPLE };

@@ -258,7 +258,7 @@ static int add_chunk(struct vp_pieces *p, size_t *cap, uint64_t from, uint64_t t
 {
 	if (to <= from)
 		return 0;
-	if (vp_pd_grow((void **)&p->ch, cap, p->nch, sizeof(*p->ch)) < 0)
+	if (vp_grow((void **)&p->ch, cap, p->nch, sizeof(*p->ch), 64) < 0)
 		return -ENOMEM;
 	p->ch[p->nch++] = (struct chunk){ from, to, round };
 	return 0;

@@ -9,6 +9,7 @@
 
 #include "internal.h"
 #include "sample.h"
+#include "lib/util/grow.h"
 #include "lib/util/threads.h"
 
 
@@ -120,19 +121,6 @@ static inline const uint8_t *vp_pd_view_at(struct vp_pd_view *v, uint64_t off, s
  * checks that start against where the piece before ends; the piece is cut
  * for the count where its records cross a multiple of chunk bytes. 0, or
  * -ENOMEM. */
-/* Room for v[n], growing v (*cap elements) when it is full; -ENOMEM. */
-static inline int vp_pd_grow(void **v, size_t *cap, size_t n, size_t elem)
-{
-	if (n < *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 64;
-	void *p = realloc(*v, c * elem);
-	if (!p)
-		return -ENOMEM;
-	*v = p;
-	*cap = c;
-	return 0;
-}
 struct vp_pd_escan;
 int vp_pd_scan_piece(struct vp_perfdata *pd, struct vp_pd_view *v, struct vp_pd_piece *p, int resync,
 		     uint64_t chunk, struct vp_pd_escan *es);

@@ -151,7 +151,7 @@ static uint64_t resync(const struct vp_perfdata *pd, struct vp_pd_view *v, uint6
 static int copy_record(struct vp_pd_piece *p, const void *rec, size_t size, size_t *pos)
 {
 	while (p->capcopies - p->ncopies < size + 7u)
-		if (vp_pd_grow((void **)&p->copies, &p->capcopies, p->capcopies, 1) < 0)
+		if (vp_grow((void **)&p->copies, &p->capcopies, p->capcopies, 1, 64) < 0)
 			return -ENOMEM;
 	memcpy(p->copies + p->ncopies, rec, size);
 	*pos = p->ncopies;
@@ -252,7 +252,7 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, struct vp_pd_view *v, struct vp_pd_
 		} else if (h.type >= 64) {
 			switch (h.type) {
 			case VP_REC_FINISHED_ROUND:
-				if (vp_pd_grow((void **)&p->rounds, &p->caprounds, p->nrounds, sizeof(cur)) < 0)
+				if (vp_grow((void **)&p->rounds, &p->caprounds, p->nrounds, sizeof(cur), 64) < 0)
 					return -ENOMEM;
 				p->rounds[p->nrounds++] = cur;
 				cur = (struct vp_pd_round){ 0, 0, off + h.size, p->nn };
@@ -272,7 +272,7 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, struct vp_pd_view *v, struct vp_pd_
 				p->exit = off;
 				return 0;
 			default:
-				if (vp_pd_grow((void **)&p->hdr, &p->caphdr, p->nhdr, sizeof(*p->hdr)) < 0 ||
+				if (vp_grow((void **)&p->hdr, &p->caphdr, p->nhdr, sizeof(*p->hdr), 64) < 0 ||
 				    copy_record(p, rec, h.size, &p->hdr[p->nhdr]) < 0)
 					return -ENOMEM;
 				p->nhdr++;
@@ -284,7 +284,7 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, struct vp_pd_view *v, struct vp_pd_
 				queue(&cur, t);
 			if (is_delivered(h.type)) {
 				size_t pos;
-				if (vp_pd_grow((void **)&p->n, &p->capn, p->nn, sizeof(*p->n)) < 0 ||
+				if (vp_grow((void **)&p->n, &p->capn, p->nn, sizeof(*p->n), 64) < 0 ||
 				    copy_record(p, rec, h.size, &pos) < 0)
 					return -ENOMEM;
 				/* the flush round: known now without a time (the
@@ -303,13 +303,13 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, struct vp_pd_view *v, struct vp_pd_
 			__builtin_prefetch(v->buf + (off - v->lo) + VP_PD_PREFETCH);
 		if (off >= next_cut && off < p->end) {
 			next_cut = (off / chunk + 1) * chunk;
-			if (vp_pd_grow((void **)&p->cuts, &p->capcuts, p->ncuts, sizeof(*p->cuts)) < 0)
+			if (vp_grow((void **)&p->cuts, &p->capcuts, p->ncuts, sizeof(*p->cuts), 64) < 0)
 				return -ENOMEM;
 			p->cuts[p->ncuts++] = (struct vp_pd_cut){ off, (uint32_t)p->nrounds };
 		}
 	}
 	p->exit = off;
-	if (vp_pd_grow((void **)&p->rounds, &p->caprounds, p->nrounds, sizeof(cur)) < 0)
+	if (vp_grow((void **)&p->rounds, &p->caprounds, p->nrounds, sizeof(cur), 64) < 0)
 		return -ENOMEM;
 	p->rounds[p->nrounds++] = cur;
 	return 0;

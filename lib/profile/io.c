@@ -12,6 +12,7 @@
 #include "lib/perfdata/perfdata.h"
 #include "lib/perfdata/tracedata.h"
 #include "lib/symbols/session.h"
+#include "lib/util/grow.h"
 #include "lib/util/u64map.h"
 
 /* What an event of the file is to the table. */
@@ -96,14 +97,8 @@ static long row_of(struct walker *w, const struct vp_resolved *r, enum vp_io_dir
 		if (x->symbol == r->symbol && x->dso == r->dso && x->domain == r->domain && x->dir == dir)
 			return (long)at - 1;
 	}
-	if (t->nrows == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct vp_io_row *v = realloc(t->rows, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		t->rows = v;
-		t->cap = cap;
-	}
+	if (vp_grow((void **)&t->rows, &t->cap, t->nrows, sizeof(*t->rows), 64) < 0)
+		return -ENOMEM;
 	t->rows[t->nrows] = (struct vp_io_row){ r->symbol, r->dso, r->domain, dir };
 	if (vp_u64map_put(&w->rows, key, (void *)(uintptr_t)(t->nrows + 1)) < 0)
 		return -ENOMEM;
@@ -130,14 +125,8 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	if (!k || !k->used || !s->raw || vp_tpfield_value(k->field, s->raw, s->raw_size, &v) < 0 ||
 	    !vp_filter_keep(&w->filter, w->sc.session, s))
 		return 0;
-	if (w->nev == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 4096;
-		struct call_event *e = realloc(w->ev, cap * sizeof(*e));
-		if (!e)
-			return vp_errorf(w->sc.err, -ENOMEM, "out of memory");
-		w->ev = e;
-		w->cap = cap;
-	}
+	if (vp_grow((void **)&w->ev, &w->cap, w->nev, sizeof(*w->ev), 4096) < 0)
+		return vp_errorf(w->sc.err, -ENOMEM, "out of memory");
 	if ((row = charge(w, s, k->dir)) < 0)
 		return vp_errorf(w->sc.err, -ENOMEM, "out of memory");
 	w->ev[w->nev] = (struct call_event){ s->time, w->nev, s->tid, (int8_t)k->enter, (int8_t)k->nr, v,

@@ -7,6 +7,7 @@
 
 #include "lib/symbols/process.h"
 #include "lib/symbols/session.h"
+#include "lib/util/grow.h"
 #include "lib/util/strpool.h"
 
 /* A space's changes within the piece. */
@@ -83,14 +84,8 @@ static struct space *space_of(struct vp_lstates *ls, uint64_t space)
 /* A record changed space: its name from the next mark on. */
 static int change(struct vp_lstates *ls, struct space *s, uint64_t name)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 4;
-		struct change *v = realloc(s->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		s->v = v;
-		s->cap = cap;
-	}
+	if (vp_grow((void **)&s->v, &s->cap, s->n, sizeof(*s->v), 4) < 0)
+		return -ENOMEM;
 	s->name = name;
 	s->v[s->n++] = (struct change){ ls->mark + 1, name, UINT32_MAX };
 	ls->space = UINT64_MAX;
@@ -147,14 +142,8 @@ static int64_t state_named(struct vp_lstates *ls, uint64_t space, uint64_t name,
 
 	if (at)
 		return (int64_t)at - 1;
-	if (ls->nst == ls->capst) {
-		size_t cap = ls->capst ? ls->capst * 2 : 64;
-		struct vp_lstate *v = realloc(ls->st, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		ls->st = v;
-		ls->capst = cap;
-	}
+	if (vp_grow((void **)&ls->st, &ls->capst, ls->nst, sizeof(*ls->st), 64) < 0)
+		return -ENOMEM;
 	if (vp_u64map_put(&ls->by_name, name, (void *)(uintptr_t)(ls->nst + 1)) < 0)
 		return -ENOMEM;
 	ls->st[ls->nst] = (struct vp_lstate){ space, mark };
@@ -182,14 +171,8 @@ int64_t vp_lstates_slow(struct vp_lstates *ls, uint64_t space, uint64_t mark)
 		int64_t st = state_named(ls, space, lo ? s->v[lo - 1].name : base_name(space), mark);
 		if (st < 0)
 			return st;
-		if (ls->nslot == ls->capslot) {
-			size_t cap = ls->capslot ? ls->capslot * 2 : 64;
-			struct vp_lslot *v = realloc(ls->slot, cap * sizeof(*v));
-			if (!v)
-				return -ENOMEM;
-			ls->slot = v;
-			ls->capslot = cap;
-		}
+		if (vp_grow((void **)&ls->slot, &ls->capslot, ls->nslot, sizeof(*ls->slot), 64) < 0)
+			return -ENOMEM;
 		ls->slot[ls->nslot] = (struct vp_lslot){ space, mark, (uint32_t)st };
 		*slot = (uint32_t)ls->nslot++;
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <linux/perf_event.h>
 
+#include "lib/util/grow.h"
 #include "lib/util/namelist.h"
 
 const struct vp_meta_time_field vp_meta_times[VP_META_NTIMES] = {
@@ -223,14 +224,8 @@ int vp_table_add(struct vp_event_table *t, const struct vp_row *in)
 	}
 	if (t->nrows >= INT32_MAX - 1)
 		return -EOVERFLOW;
-	if (t->nrows == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct vp_row *rows = realloc(t->rows, cap * sizeof(*rows));
-		if (!rows)
-			return -ENOMEM;
-		t->rows = rows;
-		t->cap = cap;
-	}
+	if (vp_grow((void **)&t->rows, &t->cap, t->nrows, sizeof(*t->rows), 64) < 0)
+		return -ENOMEM;
 	r = &t->rows[t->nrows++];
 	*r = *in;
 	if (!(t->key & VP_KEY_SYM))

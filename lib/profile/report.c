@@ -11,6 +11,7 @@
 #include "lib/perfdata/perfdata.h"
 #include "lib/perfdata/perf_format.h"
 #include "lib/symbols/session.h"
+#include "lib/util/grow.h"
 #include "lib/util/namelist.h"
 #include "lib/util/u64map.h"
 #include "lib/perfdata/tracedata.h"
@@ -223,14 +224,8 @@ static int pending_add(struct loader *l, struct vp_event_table *t, const struct 
 		e->period += s->period;
 		return 1;
 	}
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 1024;
-		struct pending_ip *v = realloc(p->v, cap * sizeof(*v));
-		if (!v)
-			return vp_errorf(l->sc.err, -ENOMEM, "out of memory");
-		p->v = v;
-		p->cap = cap;
-	}
+	if (vp_grow((void **)&p->v, &p->cap, p->n, sizeof(*p->v), 1024) < 0)
+		return vp_errorf(l->sc.err, -ENOMEM, "out of memory");
 	if (vp_u64map_put(&p->index, key, (void *)(uintptr_t)(p->n + 1)) < 0)
 		return vp_errorf(l->sc.err, -ENOMEM, "out of memory");
 	p->v[p->n++] = (struct pending_ip){ t, s->ip, s->count, s->period };

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util/grow.h"
 #include "lib/util/strpool.h"
 #include "lib/util/threads.h"
 #include "lib/util/u64map.h"
@@ -121,14 +122,8 @@ static int note(struct plan *pl, uint64_t space)
 	}
 	if (t->n && t->v[t->n - 1].state == (uint32_t)st)
 		return 0;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 4;
-		struct change *v = realloc(t->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		t->v = v;
-		t->cap = cap;
-	}
+	if (vp_grow((void **)&t->v, &t->cap, t->n, sizeof(*t->v), 4) < 0)
+		return -ENOMEM;
 	t->v[t->n++] = (struct change){ pl->mark + 1, (uint32_t)st };
 	return 0;
 }
@@ -317,14 +312,8 @@ static void early_end(void *wctx, size_t piece)
 
 	if (vp_keys_drain(&c->pk) < 0 || !c->pk.n)
 		return;
-	if (c->ndone == c->capdone) {
-		size_t cap = c->capdone ? c->capdone * 2 : 8;
-		struct early_piece *v = realloc(c->done, cap * sizeof(*v));
-		if (!v)
-			return;
-		c->done = v;
-		c->capdone = cap;
-	}
+	if (vp_grow((void **)&c->done, &c->capdone, c->ndone, sizeof(*c->done), 8) < 0)
+		return;
 	if (!(d.k = malloc(c->pk.n * sizeof(*d.k))))
 		return;
 	__atomic_add_fetch(c->kept, c->pk.n * sizeof(*d.k), __ATOMIC_RELAXED);

@@ -14,6 +14,7 @@
 #include "lib/symbols/kernel_id.h"
 #include "lib/symbols/portsyms.h"
 #include "lib/symbols/session.h"
+#include "lib/util/grow.h"
 #include "lib/util/strpool.h"
 #include "lib/util/u64map.h"
 
@@ -71,15 +72,9 @@ static void note(struct collector *c, uint32_t pid, unsigned cpumode, uint64_t i
 	}
 	if (vp_u64map_get(&d->seen, (uintptr_t)r.sym))
 		return;
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 64;
-		const struct vp_sym **v = realloc(d->syms, cap * sizeof(*v));
-		if (!v) {
-			c->oom = 1;
-			return;
-		}
-		d->syms = v;
-		d->cap = cap;
+	if (vp_grow((void **)&d->syms, &d->cap, d->n, sizeof(*d->syms), 64) < 0) {
+		c->oom = 1;
+		return;
 	}
 	if (vp_u64map_put(&d->seen, (uintptr_t)r.sym, (void *)r.sym) < 0) {
 		c->oom = 1;

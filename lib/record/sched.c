@@ -19,6 +19,7 @@
 #include "schedacct.h"
 #include "tracing.h"
 #include "lib/perfdata/tracedata.h"
+#include "lib/util/grow.h"
 #include "lib/util/u64map.h"
 
 enum kind { K_SWITCH = 1, K_STACK, K_WAKE };
@@ -322,14 +323,8 @@ size_t vp_sched_pollfds(const struct vp_sched *s, struct pollfd *pf, size_t max)
 
 static int push(struct vp_sched *s, const struct vp_sev *e)
 {
-	if (s->nq == s->capq) {
-		size_t cap = s->capq ? s->capq * 2 : 4096;
-		struct vp_sev *q = realloc(s->q, cap * sizeof(*q));
-		if (!q)
-			return -ENOMEM;
-		s->q = q;
-		s->capq = cap;
-	}
+	if (vp_grow((void **)&s->q, &s->capq, s->nq, sizeof(*s->q), 4096) < 0)
+		return -ENOMEM;
 	s->q[s->nq] = *e;
 	s->q[s->nq++].seq = s->seq++;
 	return 0;

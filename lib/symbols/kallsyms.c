@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/util/grow.h"
 #include "lib/util/lines.h"
 #include "lib/util/shared.h"
 #include "lib/util/threads.h"
@@ -125,14 +126,8 @@ static struct module *module_get(struct vp_kallsyms *k, const char *name, size_t
 	for (size_t i = k->nmods; i-- > 0;)	/* a module's symbols come together */
 		if (strlen(k->mods[i].name) == len && !memcmp(k->mods[i].name, name, len))
 			return &k->mods[i];
-	if (k->nmods == k->capmods) {
-		size_t cap = k->capmods ? k->capmods * 2 : 16;
-		struct module *m = realloc(k->mods, cap * sizeof(*m));
-		if (!m)
-			return NULL;
-		k->mods = m;
-		k->capmods = cap;
-	}
+	if (vp_grow((void **)&k->mods, &k->capmods, k->nmods, sizeof(*k->mods), 16) < 0)
+		return NULL;
 	struct module *m = &k->mods[k->nmods];
 	memset(m, 0, sizeof(*m));
 	m->name = strndup(name, len);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util/grow.h"
+
 struct vp_portsyms {
 	struct vp_portsyms_dso *dsos;
 	size_t n;
@@ -120,15 +122,9 @@ int vp_portsyms_parse(const char *path, const void *data, size_t size,
 					"are ignored", path, VP_PORTSYMS_MAX_OBJECTS);
 				break;
 			}
-			if (p->n == cap) {
-				size_t ncap = cap ? cap * 2 : 16;
-				struct vp_portsyms_dso *v = realloc(p->dsos, ncap * sizeof(*v));
-				if (!v) {
-					r = -ENOMEM;
-					break;
-				}
-				p->dsos = v;
-				cap = ncap;
+			if (vp_grow((void **)&p->dsos, &cap, p->n, sizeof(*p->dsos), 16) < 0) {
+				r = -ENOMEM;
+				break;
 			}
 			struct vp_portsyms_dso *v = p->dsos;
 			if ((r = parse_dso(&v[p->n], line)) < 0) {

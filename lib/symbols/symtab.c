@@ -16,6 +16,7 @@
 
 #include "demangle.h"
 #include "lib/util/bulk.h"
+#include "lib/util/grow.h"
 #include "symtab_internal.h"
 
 #define NIL UINT32_MAX
@@ -575,14 +576,8 @@ static int erase(struct vp_symtab *t, uint32_t node)
 		tree_erase(t, node);
 		return 0;
 	}
-	if (t->nlog == t->caplog) {
-		size_t cap = t->caplog ? 2 * t->caplog : 64;
-		struct erased *l = realloc(t->log, cap * sizeof(*l));
-		if (!l)
-			return -ENOMEM;
-		t->log = l;
-		t->caplog = cap;
-	}
+	if (vp_grow((void **)&t->log, &t->caplog, t->nlog, sizeof(*t->log), 64) < 0)
+		return -ENOMEM;
 	t->log[t->nlog++] = (struct erased){ node, (uint32_t)t->n };
 	t->syms[node].flags |= VP_SYM_ERASED;
 	if (node == t->last_live) {
