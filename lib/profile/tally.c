@@ -534,7 +534,9 @@ int vp_tally(struct vp_perfdata *pd, const struct vp_tally_opts *o, struct vp_er
 		r = vp_errorf(err, r, "out of memory");
 		goto out;
 	}
-	vp_pieces_side_job(p, read_kallsyms, pl.sc.session);
+	/* what the scan did not read (a kernel the header did not foretell) */
+	if (vp_session_kallsyms_waiting(pl.sc.session))
+		vp_pieces_side_job(p, read_kallsyms, pl.sc.session);
 	if ((r = vp_pieces_samples(p, count_sample, wctx, err)) != 0)
 		goto out;
 	for (unsigned w = 0; w < n; w++)

@@ -473,6 +473,11 @@ static void resolve_kernel(struct vp_session *s, struct kernel *k, uint64_t ip,
 	}
 }
 
+int vp_session_kallsyms_waiting(const struct vp_session *s)
+{
+	return (s->host.later == 1 && !s->host.tried) || (s->guest.later == 1 && !s->guest.tried);
+}
+
 void vp_session_read_kallsyms(struct vp_session *s)
 {
 	struct kernel *ks[] = { &s->host, &s->guest };

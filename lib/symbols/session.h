@@ -134,6 +134,8 @@ int vp_session_kernel_loading(const struct vp_session *s);
  * call for, on the calling thread (a worker's, among other work), into the
  * cache that later sessions share. */
 void vp_session_read_kallsyms(struct vp_session *s);
+/* Whether vp_session_read_kallsyms has anything to read. */
+int vp_session_kallsyms_waiting(const struct vp_session *s);
 /* With kallsyms_later: the same before any record, for the host kernel
  * (host) and the guest's (guest) as a kernel map of theirs would call for
  * (the file's events tell whether they sample a kernel at all). */
