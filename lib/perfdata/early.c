@@ -21,8 +21,8 @@ void vp_pd_escan_begin(struct vp_pd_escan *es, struct vp_pd_piece *p, size_t pie
 {
 	es->piece = piece;
 	es->ids = (struct vp_pd_idcache){ 0 };
-	es->newest = es->next_flush = 0;
-	es->pending = es->stopped = 0;
+	es->q = (struct vp_pd_queue){ 0 };
+	es->stopped = 0;
 	es->nln = 0;
 	es->upto = 0;
 	es->from = es->assigned = 0;
@@ -60,25 +60,12 @@ static void drop(struct vp_pd_escan *es, struct vp_pd_piece *p)
 	p->erounds = 0;
 }
 
-/* The limit at the end of the piece's round c, as the plan's recurrence
- * (pieces.c, plan_rounds) has it for a queue that began empty. */
+/* The limit at the end of the piece's round c, for a queue that began empty. */
 static int own_limit(struct vp_pd_escan *es, struct vp_pd_piece *p, uint32_t c)
 {
-	const struct vp_pd_round *rd = &p->rounds[c];
-	uint64_t lim;
-
 	if (vp_grow((void **)&p->llimit, &p->capll, c, sizeof(*p->llimit), 64) < 0)
 		return -ENOMEM;
-	lim = c ? p->llimit[c - 1] : 0;
-	if (rd->queued && rd->newest > es->newest)
-		es->newest = rd->newest;
-	if (es->pending || rd->queued) {
-		if (es->next_flush > lim)
-			lim = es->next_flush;
-		es->pending = es->newest > es->next_flush;
-		es->next_flush = es->newest;
-	}
-	p->llimit[c] = lim;
+	p->llimit[c] = vp_pd_round_limit(&es->q, &p->rounds[c], c ? p->llimit[c - 1] : 0);
 	return 0;
 }
 
@@ -148,16 +135,7 @@ static int append(struct vp_perfdata *pd, struct vp_pd_escan *es, struct vp_pd_p
 		    vp_grow((void **)&es->qlo, &es->caplo, es->caplo, sizeof(*es->qlo), 64) < 0)
 			return -ENOMEM;
 	}
-	j = was;
-	for (uint32_t f = es->upto; f <= last; f++) {
-		es->lo[f] = (uint32_t)j;
-		while (j < es->nln && es->ln[j].flush == f && es->ln[j].time == ~0ull)
-			j++;
-		es->qlo[f] = (uint32_t)j;
-		while (j < es->nln && es->ln[j].flush == f)
-			j++;
-	}
-	es->lo[last + 1] = es->qlo[last + 1] = (uint32_t)es->nln;
+	vp_pd_index_flushes(es->ln, es->nln, was, es->upto, last + 1, es->lo, es->qlo);
 	es->upto = last + 1;
 	for (j = was; j < es->nln; j++) {
 		const struct perf_event_header *h = (const void *)(p->copies + es->ln[j].rec.pos);

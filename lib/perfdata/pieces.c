@@ -171,8 +171,7 @@ static int plan_rounds(struct vp_pieces *p)
 		}
 		g += (uint32_t)pc->nrounds - 1;
 	}
-	uint64_t next_flush = 0, newest = 0;
-	int pending = 0;
+	struct vp_pd_queue q = { 0 };
 	for (uint32_t r = 1; r <= p->nrounds; r++) {
 		/* The queue holds this round's records and what the last round
 		 * left: past the threshold the ordered walk flushes half. */
@@ -182,15 +181,7 @@ static int plan_rounds(struct vp_pieces *p)
 		}
 		if (r == p->nrounds)
 			break;
-		if (rd[r].queued && rd[r].newest > newest)
-			newest = rd[r].newest;
-		p->limit[r] = p->limit[r - 1];
-		if (pending || rd[r].queued) {
-			if (next_flush > p->limit[r])
-				p->limit[r] = next_flush;
-			pending = newest > next_flush;
-			next_flush = newest;
-		}
+		p->limit[r] = vp_pd_round_limit(&q, &rd[r], p->limit[r - 1]);
 	}
 	p->limit[p->nrounds] = ~0ull;
 	p->ord.limit = p->limit;
@@ -240,14 +231,7 @@ static int plan_records(struct vp_pieces *p)
 	 * 3.9-4.5 ms of this serial step on that file, vp_runsort 0.35-0.6. */
 	if (vp_runsort(p->n, nn, sizeof(*p->n), vp_pd_cmp_order) < 0)
 		return -ENOMEM;
-	for (uint32_t r = 1, j = 0; r <= p->nrounds + 1; r++) {
-		while (j < nn && p->n[j].flush < r)
-			j++;
-		p->lo[r] = j;
-		while (j < nn && p->n[j].flush == r && p->n[j].time == ~0ull)
-			j++;
-		p->qlo[r] = j;
-	}
+	vp_pd_index_flushes(p->n, nn, 0, 1, p->nrounds + 1, p->lo, p->qlo);
 	p->ord.n = p->n;
 	p->ord.lo = p->lo;
 	p->ord.qlo = p->qlo;

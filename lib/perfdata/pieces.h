@@ -36,6 +36,33 @@ struct vp_pd_round {
 	size_t nfirst;		/* the piece's records that are not samples before it */
 };
 
+/* perf's ordering queue as FINISHED_ROUNDs see it (pieces.c's header says
+ * how): the newest time queued so far, the limit the next round's end
+ * flushes to, and whether records wait. */
+struct vp_pd_queue {
+	uint64_t newest, next_flush;
+	int pending;
+};
+
+/* The flush limit at the end of round rd, before the limit at the end of
+ * the round before: the file's (plan_rounds) and a piece's own, as if its
+ * queue began empty (early.c). */
+static inline uint64_t vp_pd_round_limit(struct vp_pd_queue *q, const struct vp_pd_round *rd,
+					 uint64_t before)
+{
+	uint64_t lim = before;
+
+	if (rd->queued && rd->newest > q->newest)
+		q->newest = rd->newest;
+	if (q->pending || rd->queued) {
+		if (q->next_flush > lim)
+			lim = q->next_flush;
+		q->pending = q->newest > q->next_flush;
+		q->next_flush = q->newest;
+	}
+	return lim;
+}
+
 /* Where the count may start within a piece: the first record at or after a
  * stride's boundary, and how many FINISHED_ROUNDs of the piece come before. */
 struct vp_pd_cut {
@@ -273,6 +300,22 @@ static inline int vp_pd_place_samples(const struct vp_pd_placing *pl, const uint
 	return VP_PD_PLACED;
 }
 
+/* lo[r] and qlo[r] for flush rounds r in [from, to] of records n[j, nn) in
+ * perf's order, none of them flushed before from: where round r's records
+ * begin, and where its timed ones do (its untimed ones go first). */
+static inline void vp_pd_index_flushes(const struct vp_pd_nrec *n, size_t nn, size_t j,
+				       uint32_t from, uint32_t to, uint32_t *lo, uint32_t *qlo)
+{
+	for (uint32_t r = from; r <= to; r++) {
+		while (j < nn && n[j].flush < r)
+			j++;
+		lo[r] = (uint32_t)j;
+		while (j < nn && n[j].flush == r && n[j].time == ~0ull)
+			j++;
+		qlo[r] = (uint32_t)j;
+	}
+}
+
 /* perf's order of the records that are not samples (qsort's). */
 static inline int vp_pd_cmp_order(const void *a, const void *b)
 {
@@ -301,9 +344,8 @@ struct vp_pd_escan {
 	struct vp_pd_idcache ids;
 	struct vp_error err;
 	size_t piece;
-	/* the piece's own queue: perf's recurrence (pieces.c's plan_rounds) */
-	uint64_t newest, next_flush;
-	int pending, stopped;
+	struct vp_pd_queue q;	/* the piece's own queue */
+	int stopped;
 	/* the piece's own order of its records, by local flush round */
 	struct vp_pd_nrec *ln, *tmp;
 	size_t nln, capln, captmp;
