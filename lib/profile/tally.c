@@ -227,6 +227,19 @@ static void count_fresh(void *ctx, const struct vp_key *k)
 		vp_session_read_early(c->pl->sc.session, (uint32_t)space, k->cpumode, k->ip);
 }
 
+/* A sample into t, keyed in state st. */
+static inline int put_sample(struct vp_keys *t, const struct vp_sample *s,
+			     const struct vp_pieces_pos *pos, size_t ev, unsigned cpumode, uint32_t st,
+			     struct vp_error *err)
+{
+	struct vp_key k = {
+		.ip = s->ip, .samples = s->count, .period = s->period, .off = s->offset,
+		.state = st, .mark = (uint32_t)pos->mark, .when = (uint32_t)pos->when,
+		.evsel = (uint16_t)ev, .cpumode = (uint8_t)cpumode,
+	};
+	return vp_keys_put(t, &k) < 0 ? vp_errorf(err, -ENOMEM, "out of memory") : 0;
+}
+
 static int count_sample(void *wctx, const struct vp_sample *s, const struct vp_pieces_pos *pos,
 			struct vp_error *err)
 {
@@ -236,13 +249,8 @@ static int count_sample(void *wctx, const struct vp_sample *s, const struct vp_p
 
 	if (ev >= c->o->ntables || !c->o->tables[ev])
 		return 0;
-	struct vp_key k = {
-		.ip = s->ip, .samples = s->count, .period = s->period, .off = s->offset,
-		.state = state_at(c, vp_session_sample_space(s->pid, cpumode), pos->mark),
-		.mark = (uint32_t)pos->mark, .when = (uint32_t)pos->when, .evsel = (uint16_t)ev,
-		.cpumode = (uint8_t)cpumode,
-	};
-	return vp_keys_put(&c->keys, &k) < 0 ? vp_errorf(err, -ENOMEM, "out of memory") : 0;
+	return put_sample(&c->keys, s, pos, ev, cpumode,
+			  state_at(c, vp_session_sample_space(s->pid, cpumode), pos->mark), err);
 }
 
 /* ---- the count in the scan: keys by the piece's own states ---- */
@@ -293,12 +301,7 @@ static int early_sample(void *wctx, const struct vp_sample *s, const struct vp_p
 		return 0;
 	if ((st = vp_lstates_of(&c->ls, vp_session_sample_space(s->pid, cpumode), pos->mark)) < 0)
 		return vp_errorf(err, -ENOMEM, "out of memory");
-	struct vp_key k = {
-		.ip = s->ip, .samples = s->count, .period = s->period, .off = s->offset,
-		.state = (uint32_t)st, .mark = (uint32_t)pos->mark, .when = (uint32_t)pos->when,
-		.evsel = (uint16_t)ev, .cpumode = (uint8_t)cpumode,
-	};
-	return vp_keys_put(&c->pk, &k) < 0 ? vp_errorf(err, -ENOMEM, "out of memory") : 0;
+	return put_sample(&c->pk, s, pos, ev, cpumode, (uint32_t)st, err);
 }
 
 /* The piece's keys kept aside, packed, for the plan to name their states.
