@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "text.h"
+#include "lib/util/fmtmemo.h"
 #include "lib/util/timefmt.h"
 
 struct column {
@@ -28,6 +29,20 @@ static int sym_width(const struct vp_row *r, int full)
 	return 4 + (int)vp_text_write(NULL, r->symbol, sym_len(r, full));
 }
 
+static const char SHARE[] = "%7.2f%%";
+
+/* A row's share of its table, as perf prints it ("  12.34%"); buf holds
+ * any double's (DBL_MAX: 316 bytes). */
+#define SHARE_MAX 320
+
+static const char *share_text(struct vp_fmt_memo *memo, const struct vp_event_table *t,
+			      const struct vp_row *r, enum vp_value v, char *buf)
+{
+	const char *s = vp_fmt_double(memo, SHARE, 100.0 * vp_row_share(t, r, v), buf, SHARE_MAX);
+
+	return s ? s : "";
+}
+
 static void write_table(FILE *f, const struct vp_event_table *t, const char *keys,
 			const struct vp_out_opts *o)
 {
@@ -36,7 +51,11 @@ static void write_table(FILE *f, const struct vp_event_table *t, const char *key
 	char spec[64];
 	size_t rows = o->top && o->top < t->nrows ? o->top : t->nrows;
 	int sw = 7, pw = 6, time = vp_table_is_time(t);
-	char buf[32];
+	char buf[32], pbuf[32], sbuf[SHARE_MAX];
+	/* periods and shares repeat down a table (the flat bench file's 2,179
+	 * rows: 5 ms to write, a third of it formatting them) */
+	struct vp_fmt_memo *memo = vp_fmt_memo_new();
+	const char *text;
 
 	snprintf(spec, sizeof(spec), "%s", keys);
 	for (char *save = NULL, *tok = strtok_r(spec, ",", &save); tok && ncols < 5;
@@ -57,7 +76,9 @@ static void write_table(FILE *f, const struct vp_event_table *t, const char *key
 	for (size_t i = 0; i < rows; i++) {
 		const struct vp_row *r = &t->rows[i];
 		sw = snprintf(buf, sizeof(buf), "%" PRIu64, r->samples) > sw ? (int)strlen(buf) : sw;
-		pw = vp_format_period(buf, sizeof(buf), r->period, time) > pw ? (int)strlen(buf) : pw;
+		if ((text = vp_fmt_period(memo, r->period, time, pbuf, sizeof(pbuf))) &&
+		    (int)strlen(text) > pw)
+			pw = (int)strlen(text);
 		for (size_t c = 0; c < ncols; c++) {
 			int w = 0;
 			if (cols[c].key == VP_KEY_SYM && t->group)
@@ -105,10 +126,10 @@ static void write_table(FILE *f, const struct vp_event_table *t, const char *key
 	for (size_t i = 0; i < rows; i++) {
 		const struct vp_row *r = &t->rows[i];
 		if (t->children)
-			fprintf(f, "  %7.2f%%", 100.0 * vp_row_share(t, r, vp_value_children(o->value)));
-		vp_format_period(buf, sizeof(buf), r->period, time);
-		fprintf(f, "  %7.2f%%  %*" PRIu64 "  %*s", 100.0 * vp_row_share(t, r, vp_value_self(o->value)),
-			sw, r->samples, pw, buf);
+			fprintf(f, "  %s", share_text(memo, t, r, vp_value_children(o->value), sbuf));
+		text = vp_fmt_period(memo, r->period, time, pbuf, sizeof(pbuf));
+		fprintf(f, "  %s  %*" PRIu64 "  %*s", share_text(memo, t, r, vp_value_self(o->value), sbuf),
+			sw, r->samples, pw, text ? text : "");
 		for (size_t c = 0; c < ncols; c++) {
 			int w = c + 1 < ncols ? cols[c].width : 0;
 			fprintf(f, "  ");
@@ -130,6 +151,7 @@ static void write_table(FILE *f, const struct vp_event_table *t, const char *key
 		fprintf(f, "\n");
 	}
 	fprintf(f, "\n");
+	vp_fmt_memo_free(memo);
 }
 
 int vp_profile_write_table(FILE *f, const struct vp_profile *p, const char *input, const char *keys,
