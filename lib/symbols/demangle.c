@@ -213,15 +213,23 @@ static char *pick_full(char *cand, const char *name, const char *shrt)
 	return strdup(shrt);	/* not reached for any name tried so far */
 }
 
+char *vp_demangle_short(const char *name)
+{
+	return name ? perf_short(name) : NULL;
+}
+
+char *vp_demangle_full(const char *name, const char *shrt)
+{
+	return pick_full(iberty(name, DMGL_PARAMS | DMGL_ANSI | DMGL_RET_DROP), name, shrt);
+}
+
 int vp_demangle_pair(const char *name, char **shrt, char **full)
 {
-	*shrt = *full = NULL;
-	if (!name)
-		return 0;
-	*shrt = perf_short(name);
+	*full = NULL;
+	*shrt = vp_demangle_short(name);
 	if (!*shrt)
 		return 0;	/* not mangled: both forms are the name itself */
-	*full = pick_full(iberty(name, DMGL_PARAMS | DMGL_ANSI | DMGL_RET_DROP), name, *shrt);
+	*full = vp_demangle_full(name, *shrt);
 	if (!*full) {
 		free(*shrt);
 		*shrt = NULL;

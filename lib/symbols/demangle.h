@@ -9,6 +9,11 @@
 
 /* *shrt and *full malloc'd, both NULL when name is not mangled; -ENOMEM. */
 int vp_demangle_pair(const char *name, char **shrt, char **full);
+/* The pair's halves: the SHORT form (malloc'd; NULL when not mangled), and
+ * the FULL form of a name whose SHORT form is shrt (malloc'd; NULL when out
+ * of memory). */
+char *vp_demangle_short(const char *name);
+char *vp_demangle_full(const char *name, const char *shrt);
 /* Names of a PLT entry for a target whose forms are shrt/full (NULL: not
  * mangled, base[0..blen) verbatim), as perf names it: SHORT "target@plt"
  * (cut at 1023 bytes as perf's buffer does), FULL with "@plt" at the display

@@ -668,9 +668,53 @@ static int demangle_pair(struct vp_symtab *t, struct vp_sym *s)
 	free(fu);
 	if (!d || !f)
 		return -ENOMEM;
-	/* the short form last: a reader that sees it sees both */
-	s->demangled_full = f;
+	/* each form published whole: readers take either without the lock */
+	__atomic_store_n(&s->demangled_full, f, __ATOMIC_RELEASE);
 	__atomic_store_n(&s->demangled, d, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* The SHORT form alone, which is what perf's fixups compare: the FULL one
+ * is another demangling or two, and only the symbols samples hit need it
+ * (demangling both for each duplicate was a quarter of reading the bench's
+ * objects). A PLT entry's forms come from each other: both at once. */
+static int demangle_short(struct vp_symtab *t, struct vp_sym *s)
+{
+	char *sh;
+	const char *d;
+
+	if (!t->demangle || (s->flags & VP_SYM_PLT))
+		return demangle_pair(t, s);
+	sh = vp_demangle_short(s->name);
+	d = sh ? arena_strdup(t, sh, strlen(sh)) : s->name;
+	free(sh);
+	if (!d)
+		return -ENOMEM;
+	__atomic_store_n(&s->demangled, d, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* The FULL form, the SHORT one first (it chooses the FULL candidate). */
+static int demangle_full(struct vp_symtab *t, struct vp_sym *s)
+{
+	char *fu;
+	const char *f;
+
+	if (!s->demangled && demangle_short(t, s) < 0)
+		return -ENOMEM;
+	if (s->demangled_full)	/* the pair made both */
+		return 0;
+	if (s->demangled == s->name) {	/* not mangled */
+		f = s->name;
+	} else {
+		if (!(fu = vp_demangle_full(s->name, s->demangled)))
+			return -ENOMEM;
+		f = arena_strdup(t, fu, strlen(fu));
+		free(fu);
+		if (!f)
+			return -ENOMEM;
+	}
+	__atomic_store_n(&s->demangled_full, f, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -690,14 +734,18 @@ const char *vp_sym_name(const struct vp_symtab *ct, const struct vp_sym *cs,
 	/* Tables that never demangle (kallsyms) stay untouched. */
 	if (m == VP_DEMANGLE_NONE || (!t->demangle && !(s->flags & VP_SYM_PLT)))
 		return s->name;
-	if (!__atomic_load_n(&s->demangled, __ATOMIC_ACQUIRE)) {
+	const char **form = m == VP_DEMANGLE_FULL ? &s->demangled_full : &s->demangled;
+	const char *name = __atomic_load_n(form, __ATOMIC_ACQUIRE);
+
+	if (!name) {
 		pthread_mutex_lock(&demangle_mu);
-		int r = s->demangled ? 0 : demangle_pair(t, s);
+		int r = *form ? 0 : m == VP_DEMANGLE_FULL ? demangle_full(t, s) : demangle_short(t, s);
 		pthread_mutex_unlock(&demangle_mu);
 		if (r < 0)
 			return s->name;
+		name = *form;
 	}
-	return m == VP_DEMANGLE_FULL ? s->demangled_full : s->demangled;
+	return name;
 }
 
 int vp_symtab_add_plt(struct vp_symtab *t, uint64_t start, uint64_t size, const char *target)

@@ -310,8 +310,24 @@ static void test_names_are_demangled_on_first_use(void **state)
 	assert_null(s->demangled);
 	assert_string_equal(vp_sym_name(t, s, VP_DEMANGLE_SHORT), "ns::foo");
 	assert_non_null(s->demangled);
+	assert_null(s->demangled_full);	/* the fixups' form alone: the full one waits */
 	assert_string_equal(vp_sym_name(t, s, VP_DEMANGLE_FULL), "ns::foo(int)");
+	assert_string_equal(vp_sym_name(t, s, VP_DEMANGLE_SHORT), "ns::foo");
 	s = vp_symtab_find(t, 0x20);
+	assert_ptr_equal(vp_sym_name(t, s, VP_DEMANGLE_FULL), vp_sym_name(t, s, VP_DEMANGLE_NONE));
+	vp_symtab_free(t);
+
+	/* the full form asked first brings the short one it is chosen by */
+	t = vp_symtab_new();
+	vp_symtab_add(t, 0x10, 8, "_ZN2ns3barIiEEvT_", STB_GLOBAL, STT_FUNC);
+	vp_symtab_add(t, 0x20, 8, "plain_c", STB_GLOBAL, STT_FUNC);
+	vp_symtab_finish(t, 0);
+	s = vp_symtab_find(t, 0x10);
+	assert_string_equal(vp_sym_name(t, s, VP_DEMANGLE_FULL), "ns::bar<int>(int)");
+	assert_string_equal(s->demangled, "ns::bar<int>");
+	assert_string_equal(vp_sym_name(t, s, VP_DEMANGLE_SHORT), "ns::bar<int>");
+	s = vp_symtab_find(t, 0x20);
+	assert_ptr_equal(vp_sym_name(t, s, VP_DEMANGLE_SHORT), vp_sym_name(t, s, VP_DEMANGLE_NONE));
 	assert_ptr_equal(vp_sym_name(t, s, VP_DEMANGLE_FULL), vp_sym_name(t, s, VP_DEMANGLE_NONE));
 	vp_symtab_free(t);
 
