@@ -20,6 +20,7 @@
 #include "sample.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,6 +36,21 @@
  * median 4.3 ms (20 runs), with 6 for 0.6 ms; 8 were no faster than 6 in 30
  * alternating pairs (a piece costs about 0.06 ms of its own). */
 #define PIECES_PER_THREAD 6
+/* A thread that finds no piece left splits the one with most left to read
+ * (when each half holds STEAL_MIN: a piece costs its keys' merge after the
+ * plan) and reads its second half, so the threads end the scan together:
+ * one of 2 CPUs sat idle a mean 9.6 ms (max 21.8) at the end of the -g
+ * bench file's scan, 3.7 (max 8.9) with splits (20 alternated runs each).
+ * At most STEALS_PER_THREAD pieces a thread are made this way. */
+#define STEAL_MIN (4ull << 20)
+#define STEAL_LESS (2ull << 20)
+#define STEAL_ALIGN (256ull << 10)	/* scan.c's read step */
+#define PUBLISH_STEP (64ull << 10)	/* how often a reader says where it is */
+#define STEALS_PER_THREAD 4
+
+uint64_t vp_pd_steal_min = STEAL_MIN;
+
+enum { PIECE_WAITING, PIECE_READ, PIECE_DONE };
 #define QUEUE_MAX	((256ull << 20) / 64)	/* ordered.c's half-flush threshold, in records */
 
 struct worker {
@@ -57,6 +73,14 @@ struct vp_pieces {
 	struct reader *rd;	/* one per thread */
 	struct vp_pd_piece *pc;
 	size_t npc;
+	/* the scan: its items taken (the side job, then the pieces cut), room
+	 * for pieces split off, who splits, and where each piece's number
+	 * went once they are in file order (NULL: nothing was split) */
+	size_t items, next, cappc;
+	pthread_mutex_t steal_mu;
+	size_t *slot, nslot;
+	size_t split;		/* pieces split off */
+	int scan_rc;
 	struct chunk *ch;	/* the count's items, in file order */
 	size_t nch;
 	int chunked;		/* ch made (at the first vp_pieces_samples) */
@@ -92,23 +116,148 @@ struct chunk {
 	uint32_t round;		/* the file's round at from */
 };
 
-static int scan_item(void *ctx, unsigned thread, size_t k)
+static int scan_one(struct vp_pieces *p, unsigned thread, size_t k)
 {
-	struct vp_pieces *p = ctx;
 	struct vp_pd_escan *es = p->early ? &p->rd[thread].es : NULL;
+	struct vp_pd_piece *pc = &p->pc[k];
 	int r;
 
-	if (es && p->early->side && k-- == 0) {
-		p->early->side(p->early->side_ctx);
-		return 0;
-	}
 	if (es)
-		vp_pd_escan_begin(es, &p->pc[k], k);
-	r = vp_pd_scan_piece(p->pd, &p->rd[thread].v, &p->pc[k], k > 0, p->chunk_bytes, es);
+		vp_pd_escan_begin(es, pc, pc->id);
+	r = vp_pd_scan_piece(p->pd, &p->rd[thread].v, pc, k > 0, p->chunk_bytes, es);
 	if (es)
-		vp_pd_escan_end(es, &p->pc[k]);
-	vp_progress_advance(p->pc[k].end - p->pc[k].begin);
+		vp_pd_escan_end(es, pc);
+	pthread_mutex_lock(&p->steal_mu);
+	pc->state = PIECE_DONE;
+	pthread_mutex_unlock(&p->steal_mu);
+	vp_progress_advance(__atomic_load_n(&pc->end, __ATOMIC_RELAXED) - pc->begin);
 	return r;
+}
+
+/* The piece split off the one with most left to read, or SIZE_MAX: none
+ * with two halves of vp_pd_steal_min. Pieces taken but not yet begun are
+ * waited for, since they may be the ones to split. The reader of the piece
+ * split stops at its first record past the cut, and the new piece starts
+ * at the first record it finds past the cut, as any piece does: the plan's
+ * join checks that they meet (and reads the piece again when not). */
+static size_t steal(struct vp_pieces *p)
+{
+	/* a new piece starts slower (its keys all new, its first rounds not
+	 * counted): the thief takes a little less than half, cut on the
+	 * reader's step (tests' small sizes: on any record's alignment) */
+	uint64_t min = vp_pd_steal_min, tests = min < VP_PD_STRIDE;
+	uint64_t align = tests ? 8 : STEAL_ALIGN, less = tests ? 0 : STEAL_LESS;
+
+	for (;;) {
+		size_t best = SIZE_MAX, k = SIZE_MAX;
+		uint64_t most = 0, cut = 0;
+		int waiting = 0;
+
+		pthread_mutex_lock(&p->steal_mu);
+		for (size_t j = 0; j < p->npc; j++) {
+			struct vp_pd_piece *pc = &p->pc[j];
+			uint64_t at = __atomic_load_n(&pc->at, __ATOMIC_RELAXED);
+			waiting |= pc->state == PIECE_WAITING;
+			if (pc->state == PIECE_READ && pc->end > at && pc->end - at > most) {
+				most = pc->end - at;
+				best = j;
+			}
+		}
+		if (best != SIZE_MAX && most >= 2 * min && p->npc < p->cappc) {
+			struct vp_pd_piece *v = &p->pc[best];
+			uint64_t at = __atomic_load_n(&v->at, __ATOMIC_RELAXED);
+			cut = (at + (most + less) / 2) & ~(align - 1);
+			if (cut > at && cut > v->begin && cut < v->end) {
+				k = p->npc++;
+				p->pc[k].begin = cut;
+				p->pc[k].end = v->end;
+				p->pc[k].at = cut;
+				p->pc[k].step = v->step;
+				p->pc[k].id = k;
+				p->pc[k].state = PIECE_READ;
+				__atomic_store_n(&v->end, cut, __ATOMIC_RELAXED);
+			}
+		}
+		pthread_mutex_unlock(&p->steal_mu);
+		if (k != SIZE_MAX || !waiting)
+			return k;
+		sched_yield();	/* a piece another thread took is about to begin */
+	}
+}
+
+static void scan_main(void *ctx, unsigned thread)
+{
+	struct vp_pieces *p = ctx;
+	size_t k;
+	int r = 0;
+
+	while (!r && (k = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) < p->items) {
+		if (p->early && p->early->side && k-- == 0) {
+			p->early->side(p->early->side_ctx);
+			continue;
+		}
+		pthread_mutex_lock(&p->steal_mu);
+		p->pc[k].state = PIECE_READ;
+		pthread_mutex_unlock(&p->steal_mu);
+		r = scan_one(p, thread, k);
+	}
+	while (!r && (k = steal(p)) != SIZE_MAX)
+		r = scan_one(p, thread, k);
+	if (r < 0)
+		__atomic_store_n(&p->scan_rc, r, __ATOMIC_RELAXED);
+}
+
+static int by_begin(const void *a, const void *b)
+{
+	const struct vp_pd_piece *x = a, *y = b;
+
+	return x->begin < y->begin ? -1 : x->begin > y->begin;
+}
+
+/* The scan on every thread; the pieces then in file order. 0 or -ENOMEM. */
+static int scan_pieces(struct vp_pieces *p)
+{
+	size_t cut = p->npc;
+
+	size_t run;
+
+	p->items = p->npc + (p->early && p->early->side);
+	/* threads beyond the items only split pieces big enough to split */
+	run = p->items;
+	if (p->pd->data_end - p->pd->data_start >= 2 * vp_pd_steal_min)
+		run += p->cappc - p->npc;
+	vp_run_threads(p->threads < run ? p->threads : (unsigned)run, scan_main, p);
+	if (p->scan_rc < 0)
+		return p->scan_rc;
+	p->split = p->npc - cut;
+	if (!p->split)
+		return 0;
+	qsort(p->pc, p->npc, sizeof(*p->pc), by_begin);
+	if (!(p->slot = malloc(p->npc * sizeof(*p->slot))))
+		return -ENOMEM;
+	p->nslot = p->npc;
+	for (size_t k = 0; k < p->npc; k++)
+		p->slot[p->pc[k].id] = k;
+	return 0;
+}
+
+size_t vp_pd_pieces_split(const struct vp_pieces *p)
+{
+	return p->split;
+}
+
+/* How often a reader says where it is: well within a split's least half. */
+static uint64_t publish_step(void)
+{
+	return vp_pd_steal_min / 4 < PUBLISH_STEP ? vp_pd_steal_min / 4 : PUBLISH_STEP;
+}
+
+/* Where piece number id is in file order. */
+static size_t piece_at(const struct vp_pieces *p, size_t id)
+{
+	if (!p->slot)
+		return id;
+	return id < p->nslot ? p->slot[id] : SIZE_MAX;
 }
 
 /* Each piece starts where the one before ends (scanning it again from there
@@ -327,6 +476,8 @@ void vp_pieces_close(struct vp_pieces *p, int used)
 	for (size_t k = 0; k < p->npc; k++)
 		vp_pd_piece_reset(&p->pc[k]);
 	free(p->pc);
+	free(p->slot);
+	pthread_mutex_destroy(&p->steal_mu);
 	free(p->ch);
 	free(p->limit);
 	free(p->n);
@@ -380,7 +531,9 @@ int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_b
 	p->chunk_bytes = chunk_bytes ? chunk_bytes : VP_PD_CHUNK;
 	size = pd->data_end - pd->data_start;
 	p->npc = vp_pd_piece_cut(pd->data_start, pd->data_end, p->threads, &piece_bytes);
-	if (!(p->pc = vp_thread_calloc(p->npc, sizeof(*p->pc))) ||
+	p->cappc = p->npc + (p->threads > 1 ? STEALS_PER_THREAD * (size_t)p->threads : 0);
+	pthread_mutex_init(&p->steal_mu, NULL);
+	if (!(p->pc = vp_thread_calloc(p->cappc, sizeof(*p->pc))) ||
 	    !(p->wk = vp_thread_calloc(p->threads, sizeof(*p->wk))) ||
 	    !(p->rd = vp_thread_calloc(p->threads, sizeof(*p->rd)))) {
 		vp_pieces_close(p, 0);
@@ -399,13 +552,16 @@ int vp_pd_pieces_open(struct vp_perfdata *pd, unsigned threads, uint64_t piece_b
 		}
 	}
 	for (size_t k = 0; k < p->npc; k++) {
+		p->pc[k].id = k;
 		p->pc[k].begin = vp_pd_piece_begin(pd->data_start, piece_bytes, k);
 		p->pc[k].end = k + 1 == p->npc ? pd->data_end
 					       : vp_pd_piece_begin(pd->data_start, piece_bytes, k + 1);
+		p->pc[k].at = p->pc[k].begin;
+		p->pc[k].step = p->cappc > p->npc ? publish_step() : 0;
 	}
 	p->pc[0].first = pd->data_start;
 	vp_progress_expect(size, 2);
-	r = vp_run_queue(p->threads, p->npc + (e && e->side), scan_item, p);
+	r = scan_pieces(p);
 	if (r == 0)
 		r = join_pieces(p);
 	if (r == 0)
@@ -441,15 +597,19 @@ int vp_pieces_open_early(struct vp_perfdata *pd, unsigned threads, uint64_t piec
 	return vp_pd_pieces_open(pd, threads, piece_bytes, 0, e, out, err);
 }
 
-void vp_pieces_early_reject(struct vp_pieces *p, size_t k)
+void vp_pieces_early_reject(struct vp_pieces *p, size_t id)
 {
+	size_t k = piece_at(p, id);
+
 	if (k < p->npc && !p->chunked)
 		p->pc[k].eok = 0;
 }
 
-int vp_pieces_early_piece(const struct vp_pieces *p, size_t k, uint64_t *mark_base,
+int vp_pieces_early_piece(const struct vp_pieces *p, size_t id, uint64_t *mark_base,
 			  uint64_t *when_base)
 {
+	size_t k = piece_at(p, id);
+
 	if (k >= p->npc || !p->pc[k].eok)
 		return 0;
 	*mark_base = p->pc[k].mark0;

@@ -88,6 +88,13 @@ struct vp_pd_piece {
 	struct vp_pd_cut *cuts;		/* one per stride the piece crosses */
 	size_t ncuts, capcuts;
 	uint64_t records, skipped, compressed;
+	/* While the scan runs: how far its reader is (scan.c), whether one
+	 * reads it (PIECE_*, pieces.c), and its number for the count in the
+	 * scan, which a piece split off keeps once the pieces are put back in
+	 * file order. */
+	uint64_t at, step;		/* step: how often it says so (0: never) */
+	int state;
+	size_t id;
 	uint32_t round0;		/* the plan: the file's round its first record is in */
 	size_t mark0;			/* the plan: the file's records that are not samples
 					 * in the pieces before */

@@ -93,9 +93,11 @@ void vp_pd_piece_reset(struct vp_pd_piece *p)
 	free(p->cuts);
 	free(p->llimit);
 	uint64_t begin = p->begin, end = p->end;
+	size_t id = p->id;
 	memset(p, 0, sizeof(*p));
 	p->begin = begin;
 	p->end = end;
+	p->id = id;
 }
 
 /* A record header that perf could have written at off. */
@@ -223,11 +225,16 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, struct vp_pd_view *v, struct vp_pd_
 	uint64_t off, next_cut;
 
 	if (resync_start)
-		p->first = resync(pd, v, p->begin, p->end);
+		p->first = resync(pd, v, p->begin, __atomic_load_n(&p->end, __ATOMIC_RELAXED));
 	off = p->first;
 	cur.start = off;
 	next_cut = (off / chunk + 1) * chunk;
-	while (off < p->end) {
+	/* end may move closer while the piece is read: a thread with nothing
+	 * left takes the rest (pieces.c's steal), cutting well ahead of where
+	 * this reader said it was; it says so every p->step bytes */
+	uint64_t end = __atomic_load_n(&p->end, __ATOMIC_RELAXED);
+	uint64_t next_pub = p->step ? off + p->step : UINT64_MAX;
+	while (off < end) {
 		struct perf_event_header h;
 		const struct perf_event_header *rec;
 		uint64_t t;
@@ -299,9 +306,14 @@ int vp_pd_scan_piece(struct vp_perfdata *pd, struct vp_pd_view *v, struct vp_pd_
 			}
 		}
 		off += h.size;
+		if (off >= next_pub) {
+			__atomic_store_n(&p->at, off, __ATOMIC_RELAXED);
+			end = __atomic_load_n(&p->end, __ATOMIC_RELAXED);
+			next_pub = off + p->step;
+		}
 		if (off + VP_PD_PREFETCH < v->hi)
 			__builtin_prefetch(v->buf + (off - v->lo) + VP_PD_PREFETCH);
-		if (off >= next_cut && off < p->end) {
+		if (off >= next_cut && off < end) {
 			next_cut = (off / chunk + 1) * chunk;
 			if (vp_grow((void **)&p->cuts, &p->capcuts, p->ncuts, sizeof(*p->cuts), 64) < 0)
 				return -ENOMEM;

@@ -81,8 +81,9 @@ static int e_sample(void *wctx, const struct vp_sample *s, const struct vp_piece
 	return 0;
 }
 
-/* With the count in the scan (pieces of 4 KiB): the samples it keeps have
- * the ordered walk's marks, and with the rest every sample is counted once. */
+/* With the count in the scan (pieces of 4 KiB, split at the scan's end
+ * down to 256 bytes a side): the samples it keeps have the ordered walk's
+ * marks, and with the rest every sample is counted once. */
 static void early_as_ordered(const char *path, struct ordered *o)
 {
 	static const struct vp_perf_tool none = { 0 };
@@ -98,6 +99,7 @@ static void early_as_ordered(const char *path, struct ordered *o)
 
 	if (vp_perfdata_open(path, &pd, &err) < 0)
 		return;
+	vp_pd_steal_min = 256;
 	if (vp_pd_pieces_open(pd, 3, 4096, 0, &ea, &p, &err) == 0 && p) {
 		for (int t = 0; t < 3; t++)
 			for (uint64_t i = 0; i < e[t].n; i++)

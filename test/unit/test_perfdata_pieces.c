@@ -310,6 +310,9 @@ static void free_seen(struct seen *s)
 
 /* The walk in pieces of path (pieces of piece_bytes, counted in chunks of
  * chunk_bytes, on threads) gives what the ordered walk gives. */
+/* Pieces split off at the scan's end, in the tests so far. */
+static size_t splits;
+
 static void same_as_ordered(const char *path, unsigned threads, uint64_t piece_bytes,
 			    uint64_t chunk_bytes)
 {
@@ -327,6 +330,7 @@ static void same_as_ordered(const char *path, unsigned threads, uint64_t piece_b
 	assert_int_equal(vp_perfdata_open(path, &pd, &err), 0);
 	assert_int_equal(vp_pd_pieces_open(pd, threads, piece_bytes, chunk_bytes, NULL, &p, &err), 0);
 	assert_non_null(p);
+	splits += vp_pd_pieces_split(p);
 	struct vp_perf_tool t = oracle;
 	t.sample = NULL;
 	assert_int_equal(vp_pieces_replay(p, &t, &rep, NULL, NULL, &err), 0);
@@ -478,6 +482,7 @@ static uint64_t early_as_planned(const char *path, unsigned threads, uint64_t pi
 	assert_int_equal(vp_perfdata_open(path, &pd, &err), 0);
 	assert_int_equal(vp_pd_pieces_open(pd, threads, piece_bytes, chunk_bytes, &e, &p, &err), 0);
 	assert_non_null(p);
+	splits += vp_pd_pieces_split(p);
 	for (unsigned k = 0; k < threads; k++) {
 		struct eworker *x = &w[k];
 		for (size_t i = 0; i < x->n; i++) {
@@ -583,6 +588,37 @@ static void counted_in_the_scan(void **state)
 		snprintf(path, sizeof(path), "%s/test/fixtures/%s", VP_SRCDIR, files[f]);
 		early_as_planned(path, 3, 4096, 0);
 	}
+}
+
+/* Threads that find no piece left split the pieces still read (here when
+ * 512 bytes are left on each side): the records, their places and the
+ * samples counted in the scan are the ordered walk's all the same. One
+ * piece for the whole file and more threads than pieces, so that a thread
+ * has nothing but splitting to do from the start. */
+static void split_at_the_end(void **state)
+{
+	static const uint64_t sizes[] = { 0, 200000, 65536 };
+	uint64_t keep = vp_pd_steal_min;
+	char path[128];
+	(void)state;
+
+	snprintf(path, sizeof(path), "%s/split.data", dir);
+	make_file(path, 40000, 0);
+	vp_pd_steal_min = 512;
+	splits = 0;
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(*sizes); s++)
+		for (unsigned threads = 2; threads <= 4; threads += 2) {
+			uint64_t piece = sizes[s] ? sizes[s] : 1ull << 40;	/* 0: one piece */
+			same_as_ordered(path, threads, piece, s % 2 ? 4096 : 0);
+			early_as_planned(path, threads, piece, s % 2 ? 4096 : 0);
+		}
+	snprintf(path, sizeof(path), "%s/split-unfinished.data", dir);
+	make_file(path, 20000, 1);
+	same_as_ordered(path, 3, 1ull << 40, 0);
+	early_as_planned(path, 3, 1ull << 40, 0);
+	vp_pd_steal_min = keep;
+	fprintf(stderr, "pieces split off: %zu\n", splits);
+	assert_true(splits > 0);
 }
 
 /* A pipe, and files with damage the ordered walk must name, are not taken. */
@@ -949,6 +985,7 @@ int main(void)
 		cmocka_unit_test(perf_files_in_pieces),
 		cmocka_unit_test(reordered_rounds_in_pieces),
 		cmocka_unit_test(counted_in_the_scan),
+		cmocka_unit_test(split_at_the_end),
 		cmocka_unit_test(left_to_the_ordered_walk),
 		cmocka_unit_test(report_tables_as_ordered),
 		cmocka_unit_test(memory_flat_in_pieces),
