@@ -155,8 +155,10 @@ uint64_t vp_pd_piece_begin(uint64_t start, uint64_t bytes, size_t k);
 /* The least a piece split off at the scan's end holds, and the least the
  * piece split keeps (tests make it small, to split small files). */
 extern uint64_t vp_pd_steal_min;
-/* How many pieces the scan split off (tests). */
+/* How many pieces the scan split off, and how many the join read again
+ * because they did not begin where the piece before ended (tests). */
 size_t vp_pd_pieces_split(const struct vp_pieces *p);
+size_t vp_pd_pieces_reread(const struct vp_pieces *p);
 /* vp_pieces_open with pieces of this many bytes (0: by the threads), and
  * the count's chunks of this many (0: VP_PD_CHUNK; tests cut them small);
  * e: the count in the scan (vp_pieces_open_early), or NULL. */

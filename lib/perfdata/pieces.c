@@ -80,6 +80,7 @@ struct vp_pieces {
 	pthread_mutex_t steal_mu;
 	size_t *slot, nslot;
 	size_t split;		/* pieces split off */
+	size_t reread;		/* pieces the join read again from the one before's end */
 	int scan_rc;
 	struct chunk *ch;	/* the count's items, in file order */
 	size_t nch;
@@ -246,6 +247,11 @@ size_t vp_pd_pieces_split(const struct vp_pieces *p)
 	return p->split;
 }
 
+size_t vp_pd_pieces_reread(const struct vp_pieces *p)
+{
+	return p->reread;
+}
+
 /* How often a reader says where it is: well within a split's least half. */
 static uint64_t publish_step(void)
 {
@@ -270,6 +276,7 @@ static int join_pieces(struct vp_pieces *p)
 	for (size_t k = 0; k < p->npc; k++) {
 		struct vp_pd_piece *pc = &p->pc[k];
 		if (k && pc->first != p->pc[k - 1].exit) {
+			p->reread++;
 			vp_pd_piece_reset(pc);
 			pc->first = p->pc[k - 1].exit;
 			if (vp_pd_scan_piece(pd, &p->rd[0].v, pc, 0, p->chunk_bytes, NULL) < 0)
