@@ -205,8 +205,9 @@ void vp_pieces_side_job(struct vp_pieces *p, void (*fn)(void *ctx), void *ctx);
  * vp_pieces_early_piece says whether piece k's count stands and what to
  * add to its marks and whens; vp_pieces_samples then gives only the
  * samples not counted so. A tool that keeps nothing of a piece whose
- * count does not stand gets what the ordered walk gives. side(side_ctx)
- * runs on one of the scan's threads (see vp_pieces_side_job). */
+ * count does not stand gets what the ordered walk gives. side(side_ctx, i)
+ * for each i below nside runs on one of the scan's threads before it takes
+ * pieces (reading symbols: see vp_pieces_side_job). */
 struct vp_pieces_early {
 	void *const *wctx;	/* one per thread (vp_pieces_early_threads) */
 	int (*begin)(void *wctx, size_t piece);	/* nonzero: not this piece */
@@ -214,8 +215,9 @@ struct vp_pieces_early {
 	const struct vp_perf_tool *tool;
 	int (*at)(void *wctx, uint64_t mark);
 	vp_pieces_sample_fn sample;
-	void (*side)(void *ctx);
+	void (*side)(void *ctx, size_t i);
 	void *side_ctx;
+	size_t nside;
 };
 /* The threads vp_pieces_open_early would use for threads; piece_bytes:
  * the pieces' size (0: by the threads; tests cut them small). */

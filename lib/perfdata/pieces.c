@@ -73,10 +73,10 @@ struct vp_pieces {
 	struct reader *rd;	/* one per thread */
 	struct vp_pd_piece *pc;
 	size_t npc;
-	/* the scan: its items taken (the side job, then the pieces cut), room
+	/* the scan: its items taken (the side jobs, then the pieces cut), room
 	 * for pieces split off, who splits, and where each piece's number
 	 * went once they are in file order (NULL: nothing was split) */
-	size_t items, next, cappc;
+	size_t nside, items, next, cappc;
 	pthread_mutex_t steal_mu;
 	size_t *slot, nslot;
 	size_t split;		/* pieces split off */
@@ -193,10 +193,11 @@ static void scan_main(void *ctx, unsigned thread)
 	int r = 0;
 
 	while (!r && (k = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) < p->items) {
-		if (p->early && p->early->side && k-- == 0) {
-			p->early->side(p->early->side_ctx);
+		if (k < p->nside) {
+			p->early->side(p->early->side_ctx, k);
 			continue;
 		}
+		k -= p->nside;
 		pthread_mutex_lock(&p->steal_mu);
 		p->pc[k].state = PIECE_READ;
 		pthread_mutex_unlock(&p->steal_mu);
@@ -218,11 +219,10 @@ static int by_begin(const void *a, const void *b)
 /* The scan on every thread; the pieces then in file order. 0 or -ENOMEM. */
 static int scan_pieces(struct vp_pieces *p)
 {
-	size_t cut = p->npc;
+	size_t cut = p->npc, run;
 
-	size_t run;
-
-	p->items = p->npc + (p->early && p->early->side);
+	p->nside = p->early && p->early->side ? p->early->nside : 0;
+	p->items = p->npc + p->nside;
 	/* threads beyond the items only split pieces big enough to split */
 	run = p->items;
 	if (p->pd->data_end - p->pd->data_start >= 2 * vp_pd_steal_min)

@@ -423,10 +423,18 @@ struct ahead {
 	int host, guest;
 };
 
-static void read_kallsyms_ahead(void *ctx)
+/* The scan's side jobs: the kernels' symbols, then the user objects the
+ * file lists (which the count would otherwise read after the scan, one
+ * CPU's work while the other waits: 21 objects, 21 ms of the 328 MB -g
+ * bench file's 385 ms on one CPU). */
+static void read_ahead(void *ctx, size_t i)
 {
 	struct ahead *a = ctx;
-	vp_session_read_kallsyms_ahead(a->session, a->host, a->guest);
+
+	if (i == 0)
+		vp_session_read_kallsyms_ahead(a->session, a->host, a->guest);
+	else
+		vp_session_read_listed(a->session, i - 1);
 }
 
 static void read_kallsyms(void *session)
@@ -521,7 +529,8 @@ int vp_tally(struct vp_perfdata *pd, const struct vp_tally_opts *o, struct vp_er
 	kernels_sampled(pd, &ah.host, &ah.guest);
 	const struct vp_pieces_early early = {
 		.wctx = wctx, .begin = early_begin, .end = early_end, .tool = &early_tool,
-		.at = early_at, .sample = early_sample, .side = read_kallsyms_ahead, .side_ctx = &ah,
+		.at = early_at, .sample = early_sample, .side = read_ahead, .side_ctx = &ah,
+		.nside = 1 + vp_session_list_objects(pl.sc.session),
 	};
 	if ((r = vp_pieces_open_early(pd, o->threads, o->piece_bytes, &early, &p, err)) < 0)
 		goto out;

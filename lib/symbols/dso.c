@@ -119,17 +119,18 @@ static void ahead_free(struct vp_dso_ahead **a)
 	*a = NULL;
 }
 
-void vp_dso_read_early(const struct vp_dsos *s, struct vp_dso *d)
+int vp_dso_read_early(const struct vp_dsos *s, struct vp_dso *d)
 {
 	struct vp_dso_ahead *a;
 
 	if (d->kind != DSO_ELF || __atomic_load_n(&d->early_claimed, __ATOMIC_RELAXED) ||
 	    __atomic_exchange_n(&d->early_claimed, 1, __ATOMIC_RELAXED))
-		return;
+		return 0;
 	if (!(a = calloc(1, sizeof(*a))))
-		return;	/* read where used, as without this */
+		return 0;	/* read where used, as without this */
 	a->r = elf_open(s, d, &a->elf, &a->err);
 	d->early = a;	/* read once the count's threads are joined */
+	return 1;
 }
 
 int vp_dso_take_early(struct vp_dso *d, struct vp_dso *from)

@@ -68,8 +68,8 @@ void vp_dsos_load_ahead(struct vp_dsos *s, struct vp_dso **v, size_t n, unsigned
 /* Read d's symbols now, on the calling thread, for another session of the
  * same recording to take (vp_dso_take_early): while the count goes on, the
  * first worker to meet an object reads it; the others go on. Safe on
- * several threads at once. */
-void vp_dso_read_early(const struct vp_dsos *s, struct vp_dso *d);
+ * several threads at once. 1 when this call read it. */
+int vp_dso_read_early(const struct vp_dsos *s, struct vp_dso *d);
 /* Give d what `from` (the same object in another session) read early, when
  * they name one build-id and d is not read yet: 1 when taken. */
 int vp_dso_take_early(struct vp_dso *d, struct vp_dso *from);

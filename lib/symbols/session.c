@@ -70,6 +70,8 @@ struct vp_session {
 	uint32_t static_gen;	/* for resolutions no map change can alter (hypervisor, guest user) */
 	struct cache_entry *cache;
 	struct vp_portsyms *port;	/* VP_FEAT_VMPROF_SYMS, NULL when absent */
+	struct vp_dso **listed;		/* vp_session_list_objects' */
+	size_t nlisted;
 };
 
 static struct vp_dso *dso_get(struct vp_session *s, const char *name, enum dso_kind kind)
@@ -159,6 +161,7 @@ void vp_session_free(struct vp_session *s)
 	vp_maps_clear(&s->guest.maps);
 	vp_portsyms_free(s->port);
 	free(s->cache);
+	free(s->listed);
 	free(s);
 }
 
@@ -631,6 +634,36 @@ void vp_session_read_early(struct vp_session *plan, uint32_t pid, unsigned cpumo
 
 	if (d)
 		vp_dso_read_early(&plan->dsos, d);
+}
+
+size_t vp_session_listed_reads;
+
+size_t vp_session_list_objects(struct vp_session *plan)
+{
+	size_t nb, n = 0;
+	const struct vp_build_id *b = vp_perfdata_build_ids(plan->pd, &nb);
+
+	for (size_t i = 0; i < nb; i++)
+		n += (b[i].misc & VP_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER;
+	if (!n || n > VP_SESSION_LISTED_MAX || !(plan->listed = malloc(n * sizeof(*plan->listed))))
+		return 0;
+	for (size_t i = 0; i < nb; i++) {
+		struct vp_dso *d;
+		if ((b[i].misc & VP_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER ||
+		    vp_dso_kind_of(b[i].filename) != DSO_ELF)
+			continue;
+		/* out of memory: the objects not listed are read where first used */
+		if (!(d = dso_get(plan, b[i].filename, DSO_ELF)))
+			break;
+		plan->listed[plan->nlisted++] = d;
+	}
+	return plan->nlisted;
+}
+
+void vp_session_read_listed(struct vp_session *plan, size_t i)
+{
+	if (i < plan->nlisted && vp_dso_read_early(&plan->dsos, plan->listed[i]))
+		__atomic_add_fetch(&vp_session_listed_reads, 1, __ATOMIC_RELAXED);
 }
 
 void vp_session_load_ahead(struct vp_session *s, struct vp_session *plan,

@@ -26,6 +26,8 @@
 #include "lib/perfdata/pieces.h"
 #include "lib/perfdata/write.h"
 #include "lib/profile/report.h"
+#include "lib/symbols/session.h"
+#include "lib/symbols/symbols.h"
 #include "lib/util/u64map.h"
 
 #define VP_SRCDIR "."
@@ -206,7 +208,28 @@ static void make_file(const char *path, size_t steps, int unfinished)
 		vp_pdw_close(w);
 		return;
 	}
-	struct vp_pdw_features f = { .hostname = "test", .osrelease = "6.1.0-test" };
+	/* perf record's table of the objects with samples: the report reads
+	 * them beside the scan (one with no samples, one that is no object
+	 * and the kernel's entry only go along) */
+	uint8_t bids[6 * 512];
+	size_t nb = 0;
+	static const char *const unread[] = { "//anon", "[kernel.kallsyms]" };
+	for (size_t i = 0; i < 3; i++) {
+		struct vp_elf *e;
+		uint8_t id[20];
+		size_t idn = 0;
+		assert_int_equal(vp_elf_open(objs[i], NULL, 0, NULL, &e, &err), 0);
+		assert_int_equal(vp_elf_build_id(e, id, &idn), 0);
+		vp_elf_close(e);
+		nb += vp_pd_build_id_record(bids + nb, sizeof(bids) - nb, 0, PERF_RECORD_MISC_USER, -1,
+					    id, idn, objs[i]);
+	}
+	for (size_t i = 0; i < 2; i++)
+		nb += vp_pd_build_id_record(bids + nb, sizeof(bids) - nb, 0,
+					    i ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, -1,
+					    (const uint8_t *)"0123456789abcdefghij", 20, unread[i]);
+	struct vp_pdw_features f = { .hostname = "test", .osrelease = "6.1.0-test",
+				     .build_ids = bids, .build_ids_size = nb };
 	assert_int_equal(vp_pdw_finish(w, &f, &err), 0);
 }
 
@@ -726,9 +749,12 @@ static void report_tables_as_ordered(void **state)
 	if (getenv("VP_TEST_SHOW"))
 		fputs(ord, stderr);
 	for (unsigned threads = 1; threads <= 3; threads += 2) {
+		size_t listed = vp_session_listed_reads;
 		char *pcs = report(path, 0, threads, ks);
 		assert_string_equal(pcs, ord);
 		free(pcs);
+		/* the three objects the file lists, read beside the scan */
+		assert_int_equal(vp_session_listed_reads - listed, 3);
 	}
 	/* many pieces, each counted mostly in the scan by its own states:
 	 * processes fork, remap and exit, and modules come and go, inside them */
