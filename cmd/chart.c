@@ -194,6 +194,7 @@ int cmd_chart(int argc, char **argv)
 		vp_cmp_args_free(&a.cmp);
 		return 2;
 	}
+	a.co.procs = a.cmp.lo.threads;	/* --threads: the CPUs to draw on too */
 	enum vp_input_kind kind = VP_IN_UNKNOWN;
 	if (argc - i == 1 && vp_input_sniff(argv[i], &kind, &err) < 0) {
 		vp_cmd_fail("chart", &err);

@@ -14,8 +14,8 @@
 /* How perf.data is read (symbol sources), bound into the struct vp_load_opts
  * FIELD of the command's TYPE; --threads and --quiet go to vp_load_opt. */
 #define VP_LOAD_OPTIONS(type, field)                                                        \
-	{ "threads", 0, "N", "read perf.data on N threads (default: every CPU this process may "  \
-	  "use)", OPT_THREADS },                                                              \
+	{ "threads", 0, "N", "use N CPUs: perf.data read on N threads, charts drawn in N "      \
+	  "processes (default: every CPU this process may use)", OPT_THREADS },                \
 	{ "quiet", 'q', NULL, "no progress line on stderr (it shows on a terminal for inputs of " \
 	  "100 MB or more)", 'q' },                                                           \
 	VP_OPT_STRING("symfs", 0, "DIR", "look for binaries under DIR, as perf --symfs", type,  \

@@ -12,6 +12,7 @@
 
 #include "lib/time/split.h"
 #include "lib/util/outfile.h"
+#include "lib/util/threads.h"
 
 void vp_chart_opts_init(struct vp_chart_opts *o)
 {
@@ -144,27 +145,28 @@ static void remove_dirs(const char *dir, size_t first)
 	free(p);
 }
 
-/* One run of vp_chart_render: the files written so far, removed again with
- * the directories it made when a later one fails (all or nothing). */
+/* The files one job wrote so far, its error, and whether it drew nothing. */
 struct run {
 	const struct vp_chart_opts *o;
-	struct vp_error *err;
+	struct vp_error err;
 	char **written;
-	size_t nwritten, first;
+	size_t nwritten;
+	int r;
+	int skipped;	/* a flame graph of an event one side did not record */
 };
 
-/* Write data to path (r: how making it went), remembered for run_end. */
+/* Write data to path (r: how making it went), remembered for runs_end. */
 static int emit_path(struct run *R, const char *path, const void *data, size_t len, int r,
 		     const char *what)
 {
 	if (r < 0)
-		return vp_errorf(R->err, r, "'%s': cannot %s: %s", path, what, strerror(-r));
-	r = write_file(path, data, len, R->err);
+		return vp_errorf(&R->err, r, "'%s': cannot %s: %s", path, what, strerror(-r));
+	r = write_file(path, data, len, &R->err);
 	char **v = r < 0 ? NULL : realloc(R->written, (R->nwritten + 1) * sizeof(*v));
 	if (r >= 0 && (!v || !(v[R->nwritten] = strdup(path)))) {
 		if (v)
 			R->written = v;
-		r = vp_errorf(R->err, -ENOMEM, "'%s': out of memory", path);
+		r = vp_errorf(&R->err, -ENOMEM, "'%s': out of memory", path);
 		unlink(path);
 	} else if (r >= 0) {
 		R->written = v;
@@ -211,27 +213,6 @@ static int draw(struct run *R, const struct vp_comparison *cmp, const struct vp_
 	return r;
 }
 
-static int run_begin(struct run *R, const struct vp_chart_opts *o, struct vp_error *err)
-{
-	*R = (struct run){ o, err, NULL, 0, 0 };
-	return make_dirs(o->outdir, &R->first, err);
-}
-
-static int run_end(struct run *R, int r)
-{
-	for (size_t i = 0; i < R->nwritten; i++) {
-		if (r < 0)
-			unlink(R->written[i]);
-		else if (R->o->wrote)
-			R->o->wrote(R->written[i], R->o->wrote_ctx);
-		free(R->written[i]);
-	}
-	free(R->written);
-	if (r < 0)
-		remove_dirs(R->o->outdir, R->first);
-	return r < 0 ? r : 0;
-}
-
 /* A flame graph in every format asked for. */
 static int flame(struct run *R, const struct vp_flame_src *src, size_t other, const char *kind)
 {
@@ -239,9 +220,8 @@ static int flame(struct run *R, const struct vp_flame_src *src, size_t other, co
 	struct vp_flame_layout L;
 	int r;
 
-	if ((r = vp_flame_layout(src, other, o, &L, R->err)) == -ENODATA && src->nsides > 1) {
-		/* an event one side did not record: its other charts say so */
-		vp_warn("no flame graph of %s", R->err->msg);
+	if ((r = vp_flame_layout(src, other, o, &L, &R->err)) == -ENODATA && src->nsides > 1) {
+		R->skipped = 1;	/* an event one side did not record: its other charts say so */
 		return 0;
 	}
 	if (r < 0)
@@ -256,6 +236,159 @@ static int flame(struct run *R, const struct vp_flame_src *src, size_t other, co
 	}
 	vp_flame_layout_free(&L);
 	return r;
+}
+
+/* A run's work in jobs, drawn on every CPU the process may use (the bench's
+ * 40 charts took 0.5-0.95 s on one of 2 CPUs), each job in a process of
+ * its own: cairo does not promise that threads may share its fonts, and
+ * ThreadSanitizer names races inside it when they do. Each job keeps its
+ * own files and error; runs_end then takes them in the jobs' order, so the
+ * files named, the warnings and the error are as if the jobs ran one after
+ * the other. */
+enum job_kind { JOB_CHART, JOB_FLAME, JOB_PAGE };
+
+struct job {
+	enum job_kind what;
+	const struct vp_cmp_event *e;	/* JOB_CHART: NULL for a side's waterfall */
+	size_t side, other;
+	unsigned kind;
+	const char *kname;
+	struct vp_flame_src src;	/* JOB_FLAME */
+	struct run R;
+};
+
+struct jobs {
+	const struct vp_comparison *cmp;
+	const struct vp_chart_opts *o;
+	struct job *v;
+	size_t n, cap;
+	size_t first;		/* make_dirs' */
+};
+
+static struct job *job_add(struct jobs *J, enum job_kind what)
+{
+	if (J->n == J->cap) {
+		size_t cap = J->cap ? J->cap * 2 : 16;
+		struct job *v = realloc(J->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		J->v = v;
+		J->cap = cap;
+	}
+	J->v[J->n] = (struct job){ .what = what, .R.o = J->o };
+	return &J->v[J->n++];
+}
+
+static void job_run(struct jobs *J, size_t i)
+{
+	struct job *j = &J->v[i];
+
+	if (j->what == JOB_CHART) {
+		j->R.r = draw(&j->R, J->cmp, j->e, j->side, j->kind, j->kname);
+	} else if (j->what == JOB_FLAME) {
+		j->R.r = flame(&j->R, &j->src, j->other, "flame");
+	} else {
+		char path[4096], *page = NULL;
+		size_t len = 0;
+		snprintf(path, sizeof(path), "%s/index.html", J->o->outdir);
+		j->R.r = vp_html_page(J->cmp, J->o, &page, &len);
+		j->R.r = emit_path(&j->R, path, page, len, j->R.r, "write the report");
+		free(page);
+	}
+}
+
+/* A job's outcome, as the process that drew it hands it back. */
+#define JOB_FILES 4	/* the chart formats: a job writes at most one of each */
+struct job_result {
+	struct vp_error err;
+	int r, skipped;
+	size_t nwritten;
+	char written[JOB_FILES][4096];
+};
+
+static void job_in_proc(void *ctx, size_t i, void *result)
+{
+	struct jobs *J = ctx;
+	struct run *R = &J->v[i].R;
+	struct job_result *out = result;
+
+	job_run(J, i);
+	out->err = R->err;
+	out->r = R->r;
+	out->skipped = R->skipped;
+	for (size_t k = 0; k < R->nwritten; k++) {
+		if (k < JOB_FILES)
+			snprintf(out->written[out->nwritten++], sizeof(out->written[0]), "%s",
+				 R->written[k]);
+		free(R->written[k]);
+	}
+	free(R->written);
+	R->written = NULL;
+	R->nwritten = 0;
+}
+
+/* The jobs drawn on `procs` processes; each job's run then as if drawn here. */
+static int run_procs(struct jobs *J, unsigned procs, struct vp_error *err)
+{
+	struct vp_proc_results res;
+
+	if (vp_run_procs(procs, J->n, sizeof(struct job_result), job_in_proc, J, &res) < 0)
+		return vp_errorf(err, -ENOMEM, "'%s': out of memory", J->o->outdir);
+	for (size_t i = 0; i < J->n; i++) {
+		struct run *R = &J->v[i].R;
+		const struct job_result *x = (const struct job_result *)res.v + i;
+		if (!res.done[i]) {
+			R->r = vp_errorf(&R->err, -ECHILD, "'%s': a process drawing the charts ended "
+					 "before its chart was drawn", J->o->outdir);
+			continue;
+		}
+		R->err = x->err;
+		R->r = x->r;
+		R->skipped = x->skipped;
+		if (x->nwritten && !(R->written = calloc(x->nwritten, sizeof(*R->written))))
+			continue;	/* out of memory: runs_end cannot name them */
+		for (size_t k = 0; k < x->nwritten; k++)
+			if ((R->written[R->nwritten] = strdup(x->written[k])))
+				R->nwritten++;
+	}
+	vp_proc_results_free(&res);
+	return 0;
+}
+
+/* Every job drawn (r: how listing them went), then all files or none. */
+static int runs_end(struct jobs *J, int r, struct vp_error *err)
+{
+	unsigned procs = J->o->procs ? J->o->procs : vp_cpus_available();
+
+	if (r >= 0 && procs > 1 && J->n > 1)
+		r = run_procs(J, procs, err);
+	else
+		for (size_t i = 0; i < J->n && r >= 0; i++)
+			job_run(J, i);
+	for (size_t i = 0; i < J->n; i++) {
+		struct run *R = &J->v[i].R;
+		if (R->skipped)
+			vp_warn("no flame graph of %s", R->err.msg);
+		if (R->r < 0 && r >= 0) {
+			*err = R->err;
+			r = R->r;
+		}
+	}
+	for (size_t i = 0; i < J->n; i++) {
+		struct run *R = &J->v[i].R;
+		for (size_t k = 0; k < R->nwritten; k++) {
+			if (r < 0)
+				unlink(R->written[k]);
+			else if (J->o->wrote)
+				J->o->wrote(R->written[k], J->o->wrote_ctx);
+			free(R->written[k]);
+		}
+		free(R->written);
+	}
+	free(J->v);
+	if (r < 0)
+		remove_dirs(J->o->outdir, J->first);
+	return r < 0 ? r : 0;
 }
 
 int vp_chart_kinds_parse(const char *s, unsigned *mask)
@@ -274,35 +407,35 @@ int vp_chart_render(const struct vp_comparison *cmp, const struct vp_chart_opts 
 	};
 	struct vp_time_split split;
 	struct vp_error serr = { 0 };
-	struct run R;
+	struct jobs J = { cmp, o, NULL, 0, 0, 0 };
+	struct job *j = &(struct job){ 0 };
 	int r;
 
-	if ((r = run_begin(&R, o, err)) < 0)
+	if ((r = make_dirs(o->outdir, &J.first, err)) < 0)
 		return r;
-	for (size_t i = 0; i < cmp->nevents && r >= 0; i++) {
+	for (size_t i = 0; i < cmp->nevents && j; i++) {
 		const struct vp_cmp_event *e = &cmp->events[i];
-		for (size_t k = 0; k < 2 && r >= 0; k++)
-			if (o->kinds & kinds[k].bit)
-				r = draw(&R, cmp, e, 0, kinds[k].bit, kinds[k].name);
-		if ((o->kinds & VP_CHART_FLAME) && e->stacks && r >= 0) {
-			struct vp_flame_src src;
-			size_t other = vp_flame_cmp_src(cmp, e, o, &src);
-			r = flame(&R, &src, other, "flame");
-		}
+		for (size_t k = 0; k < 2 && j; k++)
+			if ((o->kinds & kinds[k].bit) && (j = job_add(&J, JOB_CHART))) {
+				j->e = e;
+				j->kind = kinds[k].bit;
+				j->kname = kinds[k].name;
+			}
+		if ((o->kinds & VP_CHART_FLAME) && e->stacks && j && (j = job_add(&J, JOB_FLAME)))
+			j->other = vp_flame_cmp_src(cmp, e, o, &j->src);
 	}
 	/* where the time went, for each side whose recordings say (and the baseline's) */
-	for (size_t side = 1; side < cmp->nsides && r >= 0 && (o->kinds & VP_CHART_WATERFALL); side++)
-		if (vp_cmp_time_split(cmp, side, &split, &serr) == 0)
-			r = draw(&R, cmp, NULL, side, VP_CHART_WATERFALL, "waterfall");
-	if (r >= 0 && (o->formats & VP_FMT_HTML)) {
-		char path[4096], *page = NULL;
-		size_t len = 0;
-		snprintf(path, sizeof(path), "%s/index.html", o->outdir);
-		r = vp_html_page(cmp, o, &page, &len);
-		r = emit_path(&R, path, page, len, r, "write the report");
-		free(page);
-	}
-	return run_end(&R, r);
+	for (size_t side = 1; side < cmp->nsides && j && (o->kinds & VP_CHART_WATERFALL); side++)
+		if (vp_cmp_time_split(cmp, side, &split, &serr) == 0 && (j = job_add(&J, JOB_CHART))) {
+			j->side = side;
+			j->kind = VP_CHART_WATERFALL;
+			j->kname = "waterfall";
+		}
+	if (j && (o->formats & VP_FMT_HTML))
+		j = job_add(&J, JOB_PAGE);
+	if (!j)
+		r = vp_errorf(err, -ENOMEM, "'%s': out of memory", o->outdir);
+	return runs_end(&J, r, err);
 }
 
 /* A profile's label on a chart: its stored label, else its file's name. */
@@ -319,18 +452,21 @@ static const char *profile_label(const struct vp_profile *p)
 int vp_chart_render_profile(const struct vp_profile *p, const struct vp_chart_opts *o,
 			    struct vp_error *err)
 {
-	struct run R;
+	struct jobs J = { NULL, o, NULL, 0, 0, 0 };
+	const char *label[1] = { profile_label(p) };
 	int r;
 
-	if ((r = run_begin(&R, o, err)) < 0)
+	if ((r = make_dirs(o->outdir, &J.first, err)) < 0)
 		return r;
 	for (size_t i = 0; i < p->ntables && r >= 0; i++) {
 		const struct vp_event_table *t = p->tables[i];
-		const char *label[1] = { profile_label(p) };
-		struct vp_flame_src src = { t->stacks, 1, NULL, label, t->name, o->value };
+		struct job *j;
 		if (!t->stacks || !t->total_samples)
 			continue;
-		r = flame(&R, &src, 0, "flame");
+		if (!(j = job_add(&J, JOB_FLAME)))
+			r = vp_errorf(err, -ENOMEM, "'%s': out of memory", o->outdir);
+		else
+			j->src = (struct vp_flame_src){ t->stacks, 1, NULL, label, t->name, o->value };
 	}
-	return run_end(&R, r);
+	return runs_end(&J, r, err);
 }

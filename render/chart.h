@@ -32,6 +32,7 @@ struct vp_chart_opts {
 	/* told of each file once it is in place (the caller prints), or NULL */
 	void (*wrote)(const char *path, void *ctx);
 	void *wrote_ctx;
+	unsigned procs;		/* processes that draw at once; 0: one per CPU the process may use */
 };
 
 void vp_chart_opts_init(struct vp_chart_opts *o);

@@ -1,11 +1,16 @@
-/* Work on several threads (see threads.h). */
+/* Work on several threads, or processes (see threads.h). */
 #include "threads.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define MAX_THREADS 1024
 
@@ -115,4 +120,64 @@ int vp_run_queue(unsigned threads, size_t n, int (*fn)(void *ctx, unsigned threa
 
 	vp_run_threads(threads < n ? threads : (unsigned)(n ? n : 1), queue_main, &q);
 	return q.rc;
+}
+
+/* The results' map: the next item to take, then done flags, then results. */
+struct procs_head {
+	size_t next;
+};
+
+static void procs_loop(struct procs_head *h, struct vp_proc_results *r,
+		       void (*fn)(void *ctx, size_t item, void *result), void *ctx)
+{
+	size_t k;
+
+	while ((k = __atomic_fetch_add(&h->next, 1, __ATOMIC_RELAXED)) < r->n) {
+		fn(ctx, k, (char *)r->v + k * r->size);
+		__atomic_store_n(&r->done[k], 1, __ATOMIC_RELEASE);
+	}
+}
+
+int vp_run_procs(unsigned procs, size_t n, size_t size,
+		 void (*fn)(void *ctx, size_t item, void *result), void *ctx,
+		 struct vp_proc_results *out)
+{
+	size_t at = (sizeof(struct procs_head) + n + 15) & ~(size_t)15;
+	size_t len = at + n * size + 1;
+	pid_t *kids = NULL;
+	unsigned made = 0;
+	void *m;
+
+	*out = (struct vp_proc_results){ 0 };
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return -ENOMEM;
+	*out = (struct vp_proc_results){ (unsigned char *)m + sizeof(struct procs_head),
+					 (char *)m + at, n, size, len };
+	if (procs > n)
+		procs = (unsigned)n;
+	if (procs > 1 && (kids = malloc((procs - 1) * sizeof(*kids)))) {
+		fflush(NULL);	/* a child's copy of unwritten output is never written */
+		for (; made < procs - 1; made++) {
+			if ((kids[made] = fork()) < 0)
+				break;	/* fewer processes take the items */
+			if (kids[made] == 0) {
+				procs_loop(m, out, fn, ctx);
+				_exit(0);
+			}
+		}
+	}
+	procs_loop(m, out, fn, ctx);
+	for (unsigned i = 0; i < made; i++)
+		while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
+			;
+	free(kids);
+	return 0;
+}
+
+void vp_proc_results_free(struct vp_proc_results *r)
+{
+	if (r->len)
+		munmap(r->done - sizeof(struct procs_head), r->len);
+	*r = (struct vp_proc_results){ 0 };
 }

@@ -1,6 +1,6 @@
 /* Work on several threads: how many CPUs this process may use (its
- * affinity, so `taskset -c 0` means one), and one function run on n threads
- * at once, the caller's among them. */
+ * affinity, so `taskset -c 0` means one), one function run on n threads at
+ * once, the caller's among them, and items run on several processes. */
 #ifndef VP_THREADS_H
 #define VP_THREADS_H
 
@@ -37,5 +37,22 @@ unsigned vp_run_threads(unsigned n, void (*fn)(void *ctx, unsigned i), void *ctx
  * negative return of fn is returned (the other items still run), else 0. */
 int vp_run_queue(unsigned threads, size_t n, int (*fn)(void *ctx, unsigned thread, size_t item),
 		 void *ctx);
+
+/* Items 0 to n-1 as vp_run_queue takes them, but on `procs` processes at
+ * once (the caller's and forked children, which share nothing but the
+ * results): for work in libraries that do not promise threads may share
+ * their state (cairo's fonts). fn(ctx, item, result) fills item's result
+ * (size bytes, zeroed); out->done[item] is 1 once fn returned for it (0:
+ * the process that took it died). Call with no other thread running.
+ * 0, or -ENOMEM. */
+struct vp_proc_results {
+	unsigned char *done;
+	void *v;		/* n results of size bytes */
+	size_t n, size, len;
+};
+int vp_run_procs(unsigned procs, size_t n, size_t size,
+		 void (*fn)(void *ctx, size_t item, void *result), void *ctx,
+		 struct vp_proc_results *out);
+void vp_proc_results_free(struct vp_proc_results *r);
 
 #endif

@@ -34,6 +34,14 @@ for f in cpu-clock-bar.svg cpu-clock-bar.png cpu-clock-circle.svg cpu-clock-circ
 	cmp -s "charts/$f" "again/$f" || fail "$f differs between two runs"
 done
 
+# drawn in 3 processes as in one: the same files, named in the same order,
+# and under the ASan build (its children check their own memory)
+"$VMPROF" chart --threads 1 --format svg,png,pdf,html -o one 2>one.err || fail "chart --threads 1 failed"
+"$VMPROF_SAN" chart --threads 3 --format svg,png,pdf,html -o three 2>three.err || { cat three.err; fail "chart --threads 3 failed"; }
+diff -r one three || fail "--threads 3 draws other files than --threads 1"
+diff <(sed 's/one/X/' one.err) <(sed 's/three/X/' three.err) || fail "--threads 3 names the files otherwise"
+expect_eq "files named" "$(grep -c 'wrote' three.err)" 7
+
 # two inputs: compare and draw in one go, with options
 "$VMPROF" chart "${S[@]}" --top 3 --labels bare,vm --kind bar --format svg -o two \
 	"$F/weights.data" "$F/cxx.data" 2>/dev/null || fail "chart HOST GUEST failed"

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -850,6 +851,125 @@ static void unwritable_outdir_fails_cleanly(void **state)
 	vp_comparison_free(c);
 }
 
+/* ---- drawn on several processes as on one ---- */
+
+struct wrote_list {
+	char names[64][64];
+	size_t n;
+};
+
+static void note_wrote(const char *path, void *ctx)
+{
+	struct wrote_list *w = ctx;
+	const char *base = strrchr(path, '/');
+
+	assert_true(w->n < 64);
+	snprintf(w->names[w->n++], sizeof(w->names[0]), "%s", base ? base + 1 : path);
+}
+
+/* Two sides, events ev0..ev(nev-1) with rows of their own. */
+static struct vp_comparison *make_events(size_t nev)
+{
+	size_t per[2] = { 1, 1 };
+	struct vp_comparison *c = vp_comparison_new(2, per);
+	struct vp_error err = { 0 };
+	char name[16];
+
+	c->label[0] = vp_strpool_intern(c->pool, "host");
+	c->label[1] = vp_strpool_intern(c->pool, "guest");
+	c->value = VP_VALUE_PERIOD;
+	for (size_t ev = 0; ev < nev; ev++) {
+		snprintf(name, sizeof(name), "ev%zu", ev);
+		int at = vp_comparison_add_event(c, name);
+		assert_true(at >= 0);
+		struct vp_cmp_event *e = &c->events[at];
+		e->run_present[0] = e->run_present[1] = 1;
+		for (size_t i = 0; i < 6; i++) {
+			struct vp_cmp_row *r = vp_cmp_event_add_row(c, e);
+			assert_non_null(r);
+			r->symbol = vp_strpool_intern(c->pool, names[i]);
+			r->dso = vp_strpool_intern(c->pool, "/bin/app");
+			r->domain = '.';
+			for (size_t k = 0; k < 2; k++) {
+				r->run_period[k] = (linear_v[i][k] + 1000) * (ev + 1);
+				r->run_samples[k] = r->run_period[k] / 1000;
+				e->run_total_period[k] += r->run_period[k];
+				e->run_total_samples[k] += r->run_samples[k];
+			}
+		}
+	}
+	assert_int_equal(vp_comparison_finish(c, &err), 0);
+	return c;
+}
+
+static int render_procs(struct vp_comparison *c, const char *sub, unsigned procs,
+			  struct wrote_list *w, struct vp_error *err)
+{
+	struct vp_chart_opts o;
+	char out[128];
+
+	snprintf(out, sizeof(out), "%s/%s", dir, sub);
+	vp_chart_opts_init(&o);
+	o.outdir = out;
+	o.formats = VP_FMT_SVG | VP_FMT_PNG | VP_FMT_HTML;
+	o.procs = procs;
+	o.wrote = note_wrote;
+	o.wrote_ctx = w;
+	return vp_chart_render(c, &o, err);
+}
+
+static void procs_draw_as_one(void **state)
+{
+	struct vp_comparison *c = make_events(6);
+	static struct wrote_list one, four;
+	struct vp_error err = { 0 };
+	char a[256], b[256];
+	(void)state;
+
+	assert_int_equal(render_procs(c, "th1", 1, &one, &err), 0);
+	assert_int_equal(render_procs(c, "th4", 4, &four, &err), 0);
+	/* each event's bar and circle in SVG and PNG, then the page: in that order */
+	assert_int_equal(one.n, 6 * 2 * 2 + 1);
+	assert_string_equal(one.names[0], "ev0-bar.svg");
+	assert_string_equal(one.names[one.n - 1], "index.html");
+	assert_int_equal(four.n, one.n);
+	for (size_t i = 0; i < one.n; i++) {
+		assert_string_equal(four.names[i], one.names[i]);
+		snprintf(a, sizeof(a), "%s/th1/%s", dir, one.names[i]);
+		snprintf(b, sizeof(b), "%s/th4/%s", dir, one.names[i]);
+		assert_true(same_file(a, b));
+	}
+	vp_comparison_free(c);
+}
+
+/* Two charts that cannot be written: the first in the charts' order is
+ * the error, and no file of the run is left, whichever process drew what. *
+static void procs_fail_as_one(void **state)
+{
+	struct vp_comparison *c = make_events(6);
+	static struct wrote_list w;
+	char path[256];
+	(void)state;
+
+	for (int round = 0; round < 8; round++) {
+		struct vp_error err = { 0 };
+		snprintf(path, sizeof(path), "%s/thf", dir);
+		mkdir(path, 0777);
+		snprintf(path, sizeof(path), "%s/thf/ev1-circle.png", dir);
+		mkdir(path, 0777);	/* a directory where a chart goes */
+		snprintf(path, sizeof(path), "%s/thf/ev4-bar.svg", dir);
+		mkdir(path, 0777);
+		w.n = 0;
+		assert_true(render_procs(c, "thf", 4, &w, &err) < 0);
+		assert_non_null(strstr(err.msg, "ev1-circle.png"));
+		assert_int_equal(w.n, 0);
+		char cmd[512];
+		snprintf(cmd, sizeof(cmd), "test \"$(ls '%s/thf' | tr '\\n' ' ')\" = 'ev1-circle.png ev4-bar.svg '", dir);
+		assert_int_equal(system(cmd), 0);	/* only the two directories */
+	}
+	vp_comparison_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -869,6 +989,8 @@ int main(void)
 		cmocka_unit_test(donuts_share_their_order),
 		cmocka_unit_test(pdf_and_eps_are_deterministic),
 		cmocka_unit_test(unwritable_outdir_fails_cleanly),
+		cmocka_unit_test(procs_draw_as_one),
+		cmocka_unit_test(procs_fail_as_one),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -9,8 +9,11 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lib/util/threads.h"
 
@@ -124,11 +127,65 @@ static void two_cpus_spare_until_a_pool_holds_both(void **state)
 	assert_int_equal(vp_cpu_spare(), 1);
 }
 
+/* ---- items on several processes ---- */
+
+struct square {
+	uint64_t item, square;
+	pid_t pid;
+};
+
+/* item 0 holds its process until another one has done item 1: the items
+ * must be on two processes at once, or the test fails (after 20 s). */
+static void square_item(void *ctx, size_t item, void *result)
+{
+	volatile int *item1_done = ctx;
+	struct square *sq = result;
+
+	if (item == 0) {
+		time_t end = time(NULL) + 20;
+		while (!__atomic_load_n(item1_done, __ATOMIC_ACQUIRE) && time(NULL) < end)
+			sched_yield();
+	}
+	*sq = (struct square){ item, item * item, getpid() };
+	if (item == 1)
+		__atomic_store_n(item1_done, 1, __ATOMIC_RELEASE);
+}
+
+static void items_on_processes(void **state)
+{
+	int *flag = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct vp_proc_results r;
+	(void)state;
+
+	assert_true(flag != MAP_FAILED);
+	assert_int_equal(vp_run_procs(3, 40, sizeof(struct square), square_item, flag, &r), 0);
+	assert_int_equal(*flag, 1);
+	const struct square *sq = r.v;
+	assert_int_equal(sq[0].square, 0);
+	assert_true(sq[0].pid != sq[1].pid);	/* item 0 waited for item 1 */
+	for (size_t i = 0; i < 40; i++) {
+		assert_int_equal(r.done[i], 1);
+		assert_int_equal(sq[i].item, i);
+		assert_int_equal(sq[i].square, i * i);
+	}
+	vp_proc_results_free(&r);
+	/* nothing to do, and more processes than items */
+	assert_int_equal(vp_run_procs(4, 0, sizeof(struct square), square_item, flag, &r), 0);
+	vp_proc_results_free(&r);
+	*flag = 1;	/* item 0 need not wait: it may be alone */
+	assert_int_equal(vp_run_procs(8, 1, sizeof(struct square), square_item, flag, &r), 0);
+	assert_int_equal(r.done[0], 1);
+	assert_int_equal(((const struct square *)r.v)[0].pid, getpid());	/* one item: no child */
+	vp_proc_results_free(&r);
+	munmap(flag, 4096);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(one_cpu_is_never_spare),
 		cmocka_unit_test(two_cpus_spare_until_a_pool_holds_both),
+		cmocka_unit_test(items_on_processes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
