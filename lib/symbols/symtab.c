@@ -628,44 +628,27 @@ int vp_symtab_add(struct vp_symtab *t, uint64_t start, uint64_t size, const char
 
 /* ---- names ---- */
 
-/* The SHORT and FULL forms of one symbol's name, computed together. */
-static int demangle_pair(struct vp_symtab *t, struct vp_sym *s)
+/* A PLT entry's SHORT and FULL forms, made together from its target's
+ * (perf: snprintf(buf, 1024, "%s@plt", demangled ?: name)). */
+static int demangle_plt(struct vp_symtab *t, struct vp_sym *s)
 {
-	char *sh = NULL, *fu = NULL;
-	const char *base = s->name;
-	size_t blen = strlen(base);
+	char *sh = NULL, *fu = NULL, *psh = NULL, *pfu = NULL;
+	size_t blen = strlen(s->name) - 4;	/* the target's name, without "@plt" */
+	int r = 0;
 
-	if (s->flags & VP_SYM_PLT)
-		blen -= 4;	/* the target's name, without "@plt" */
-	if (t->demangle && !(s->flags & VP_SYM_PLT)) {
-		if (vp_demangle_pair(base, &sh, &fu) < 0)
-			return -ENOMEM;
-	} else if (t->demangle) {
-		char *b = strndup(base, blen);
-		if (!b)
-			return -ENOMEM;
-		int r = vp_demangle_pair(b, &sh, &fu);
+	if (t->demangle) {
+		char *b = strndup(s->name, blen);
+		r = b ? vp_demangle_pair(b, &sh, &fu) : -ENOMEM;
 		free(b);
-		if (r < 0)
-			return -ENOMEM;
 	}
-	if (s->flags & VP_SYM_PLT) {
-		/* perf: snprintf(buf, 1024, "%s@plt", demangled ?: name) */
-		char *psh = NULL, *pfu = NULL;
-		if (vp_demangle_plt(sh ? sh : NULL, fu ? fu : NULL, base, blen, &psh, &pfu) < 0) {
-			free(sh);
-			free(fu);
-			return -ENOMEM;
-		}
-		free(sh);
-		free(fu);
-		sh = psh;
-		fu = pfu;
-	}
-	const char *d = sh ? arena_strdup(t, sh, strlen(sh)) : s->name;
-	const char *f = fu ? arena_strdup(t, fu, strlen(fu)) : d;
+	if (r == 0)
+		r = vp_demangle_plt(sh, fu, s->name, blen, &psh, &pfu);
 	free(sh);
 	free(fu);
+	const char *d = r < 0 ? NULL : psh ? arena_strdup(t, psh, strlen(psh)) : s->name;
+	const char *f = !d ? NULL : pfu ? arena_strdup(t, pfu, strlen(pfu)) : d;
+	free(psh);
+	free(pfu);
 	if (!d || !f)
 		return -ENOMEM;
 	/* each form published whole: readers take either without the lock */
@@ -683,9 +666,9 @@ static int demangle_short(struct vp_symtab *t, struct vp_sym *s)
 	char *sh;
 	const char *d;
 
-	if (!t->demangle || (s->flags & VP_SYM_PLT))
-		return demangle_pair(t, s);
-	sh = vp_demangle_short(s->name);
+	if (s->flags & VP_SYM_PLT)
+		return demangle_plt(t, s);
+	sh = t->demangle ? vp_demangle_short(s->name) : NULL;
 	d = sh ? arena_strdup(t, sh, strlen(sh)) : s->name;
 	free(sh);
 	if (!d)
@@ -771,7 +754,7 @@ int vp_symtab_add_plt(struct vp_symtab *t, uint64_t start, uint64_t size, const 
 		if (r < 0)
 			return r;
 		i = (uint32_t)(t->n - 1);
-		if (t->demangle && demangle_pair(t, &t->syms[i]) < 0)
+		if (t->demangle && demangle_plt(t, &t->syms[i]) < 0)
 			return -ENOMEM;
 		t->syms[i].name = arena_strdup(t, buf, sizeof(buf) - 1);
 		if (!t->syms[i].name)
