@@ -20,19 +20,25 @@
 
 static const char *const formats[] = { "%.6f", "%.9f", "%.12g" };
 
-static void check(struct vp_fmt_memo *m, const char *fmt, double v)
+/* got is want (n chars) when that fits in size bytes, else NULL. */
+static void fits_or_null(const char *got, const char *want, int n, size_t size)
 {
-	char buf[64], want[512];
-	int n = snprintf(want, sizeof(want), fmt, v);
-	const char *got = vp_fmt_double(m, fmt, v, buf, sizeof(buf));
-
-	assert_true(n > 0 && (size_t)n < sizeof(want));
-	if ((size_t)n >= sizeof(buf)) {
+	assert_true(n > 0);
+	if ((size_t)n >= size) {
 		assert_null(got);
 	} else {
 		assert_non_null(got);
 		assert_string_equal(got, want);
 	}
+}
+
+static void check(struct vp_fmt_memo *m, const char *fmt, double v)
+{
+	char buf[64], want[512];
+	int n = snprintf(want, sizeof(want), fmt, v);
+
+	assert_true((size_t)n < sizeof(want));
+	fits_or_null(vp_fmt_double(m, fmt, v, buf, sizeof(buf)), want, n, sizeof(buf));
 }
 
 static void test_each_value_as_snprintf_writes_it(void **state)
@@ -76,15 +82,9 @@ static void check_period(struct vp_fmt_memo *m, uint64_t v, int time, size_t siz
 {
 	char buf[64], want[64];
 	int n = vp_format_period(want, sizeof(want), v, time);
-	const char *got = vp_fmt_period(m, v, time, buf, size);
 
-	assert_true(n > 0 && (size_t)n < sizeof(want));
-	if ((size_t)n >= size) {
-		assert_null(got);
-	} else {
-		assert_non_null(got);
-		assert_string_equal(got, want);
-	}
+	assert_true((size_t)n < sizeof(want));
+	fits_or_null(vp_fmt_period(m, v, time, buf, size), want, n, size);
 }
 
 static void test_periods_beside_doubles(void **state)
