@@ -943,7 +943,7 @@ static void procs_draw_as_one(void **state)
 }
 
 /* Two charts that cannot be written: the first in the charts' order is
- * the error, and no file of the run is left, whichever process drew what. *
+ * the error, and no file of the run is left, whichever process drew what. */
 static void procs_fail_as_one(void **state)
 {
 	struct vp_comparison *c = make_events(6);
