@@ -101,12 +101,12 @@ static int attr_u64(xmlTextWriterPtr w, const char *name, uint64_t v)
 }
 
 /* The document being written's numbers (fmtmemo.h), on the thread writing it.
- * In initial-exec TLS (glibc keeps room for a dlopen'd module's few bytes):
- * as dynamic TLS of vmprof-formats.so, LeakSanitizer's exit scan of the
- * main thread found its record as {0x196, 0x800001102} and crashed, in
- * compare of 5 runs a side with --threads 1 (report_threads.sh) since the
- * objects perf lists are read beside the scan. valgrind finds no bad
- * access in that run, and the release build needs none of this. */
+ * In initial-exec TLS (glibc keeps room for a dlopen'd module's few bytes),
+ * not as dynamic TLS of vmprof-formats.so: gcc 12's sanitizer runtime takes
+ * a dynamic TLS block that starts 16 bytes into a page for glibc 2.19's
+ * layout and reads its start and size from the 16 bytes before it, here
+ * another heap chunk's. LeakSanitizer's exit scan then read that range
+ * ({0x193, 0x800001102}) and crashed (report_threads.sh, compare of runs). */
 static _Thread_local struct vp_fmt_memo *numbers __attribute__((tls_model("initial-exec")));
 
 static int attr_f(xmlTextWriterPtr w, const char *name, const char *fmt, double v)
