@@ -345,11 +345,15 @@ static int run_procs(struct jobs *J, unsigned procs, struct vp_error *err)
 		R->err = x->err;
 		R->r = x->r;
 		R->skipped = x->skipped;
-		if (x->nwritten && !(R->written = calloc(x->nwritten, sizeof(*R->written))))
-			continue;	/* out of memory: runs_end cannot name them */
+		R->written = x->nwritten ? calloc(x->nwritten, sizeof(*R->written)) : NULL;
 		for (size_t k = 0; k < x->nwritten; k++)
-			if ((R->written[R->nwritten] = strdup(x->written[k])))
+			if (!R->written || !(R->written[R->nwritten] = strdup(x->written[k]))) {
+				/* out of memory: a file runs_end could not name is taken away now */
+				unlink(x->written[k]);
+				R->r = vp_errorf(&R->err, -ENOMEM, "'%s': out of memory", x->written[k]);
+			} else {
 				R->nwritten++;
+			}
 	}
 	vp_proc_results_free(&res);
 	return 0;
@@ -362,8 +366,8 @@ static int runs_end(struct jobs *J, int r, struct vp_error *err)
 
 	if (r >= 0 && procs > 1 && J->n > 1)
 		r = run_procs(J, procs, err);
-	else
-		for (size_t i = 0; i < J->n && r >= 0; i++)
+	else	/* one after the other: none after the first that fails */
+		for (size_t i = 0; i < J->n && r >= 0 && (!i || J->v[i - 1].R.r >= 0); i++)
 			job_run(J, i);
 	for (size_t i = 0; i < J->n; i++) {
 		struct run *R = &J->v[i].R;
