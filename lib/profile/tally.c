@@ -460,8 +460,8 @@ static int resolve_at(void *ctx, uint64_t mark)
 		const struct vp_key *e = &rs->e[rs->i];
 		uint64_t space = rs->pl->st[e->state].space;
 		struct vp_resolved res;
-		vp_session_resolve(rs->o->session, space >> 32 ? UINT32_MAX : (uint32_t)space,
-				   e->cpumode, e->ip, &res);
+		vp_session_resolve_once(rs->o->session, space >> 32 ? UINT32_MAX : (uint32_t)space,
+					e->cpumode, e->ip, &res);
 		struct vp_row row = { res.symbol, res.dso, NULL, -1, res.domain, e->samples, e->period };
 		if (vp_table_add(rs->o->tables[e->evsel], &row) < 0)
 			return vp_errorf(rs->err, -ENOMEM, "out of memory");

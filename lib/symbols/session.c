@@ -548,16 +548,17 @@ uint64_t vp_session_space_fp(struct vp_session *s, uint64_t space)
 }
 
 /* genout/genval (may be NULL): what the answer's life hangs on, as
- * vp_session_resolve_gen says. */
+ * vp_session_resolve_gen says. cached 0: the cache is neither read nor
+ * written (vp_session_resolve_once). */
 static void resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
 		    struct vp_resolved *out, struct vp_resolved_sym *rs, const uint32_t **genout,
-		    uint32_t *genval)
+		    uint32_t *genval, int cached)
 {
 	cpumode &= VP_MISC_CPUMODE_MASK;
 	uint64_t h = vp_hash_u64(ip ^ ((uint64_t)pid << 40) ^ ((uint64_t)cpumode << 60));
 	struct cache_entry *c = &s->cache[h & (CACHE_SIZE - 1)];
 
-	if (!rs && c->ip == ip && c->pid == pid && c->cpumode == cpumode && c->genp &&
+	if (cached && !rs && c->ip == ip && c->pid == pid && c->cpumode == cpumode && c->genp &&
 	    *c->genp == c->gen) {
 		*out = c->r;
 		if (genout) {
@@ -585,7 +586,7 @@ static void resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64
 		*genout = genp;
 		*genval = genp ? *genp : 0;
 	}
-	if (!genp)	/* no such process yet: do not remember */
+	if (!genp || !cached)	/* no such process yet: do not remember */
 		return;
 	*c = (struct cache_entry){ ip, pid, *genp, genp, cpumode, *out };
 }
@@ -593,13 +594,19 @@ static void resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64
 void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
 			struct vp_resolved *out)
 {
-	resolve(s, pid, cpumode, ip, out, NULL, NULL, NULL);
+	resolve(s, pid, cpumode, ip, out, NULL, NULL, NULL, 1);
+}
+
+void vp_session_resolve_once(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
+			     struct vp_resolved *out)
+{
+	resolve(s, pid, cpumode, ip, out, NULL, NULL, NULL, 0);
 }
 
 void vp_session_resolve_gen(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
 			    struct vp_resolved *out, const uint32_t **genp, uint32_t *gen)
 {
-	resolve(s, pid, cpumode, ip, out, NULL, genp, gen);
+	resolve(s, pid, cpumode, ip, out, NULL, genp, gen, 1);
 }
 
 void vp_session_resolve_sym(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
@@ -608,7 +615,7 @@ void vp_session_resolve_sym(struct vp_session *s, uint32_t pid, unsigned cpumode
 	struct vp_resolved r;
 
 	memset(out, 0, sizeof(*out));
-	resolve(s, pid, cpumode, ip, &r, out, NULL, NULL);
+	resolve(s, pid, cpumode, ip, &r, out, NULL, NULL, 1);
 	out->dso = r.dso;
 }
 

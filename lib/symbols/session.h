@@ -68,6 +68,12 @@ int vp_session_mmap_changes_kernel(struct vp_session *s, const struct vp_mmap_ev
 /* Resolve ip as seen by pid in cpumode (the low bits of a record's misc). */
 void vp_session_resolve(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
 			struct vp_resolved *out);
+/* As vp_session_resolve, for an address asked once (the tally's keys are
+ * distinct): the cache of recent answers is neither read nor written, as
+ * every look there would miss (the -g bench file's resolve on 2 CPUs:
+ * 9.05 -> 7.81 ms, medians of 16 alternated runs). */
+void vp_session_resolve_once(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
+			     struct vp_resolved *out);
 /* As vp_session_resolve, and how long the answer holds: while *genp == gen
  * (*genp NULL: not for keeping, the process is not known yet). */
 void vp_session_resolve_gen(struct vp_session *s, uint32_t pid, unsigned cpumode, uint64_t ip,
