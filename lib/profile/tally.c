@@ -172,6 +172,13 @@ struct early_piece {
 	struct vp_lstates_kept ls;
 };
 
+/* count_fresh's memo: a worker meets the same few maps of a process in
+ * most of its keys, and looked each key up in the plan's maps (the -g
+ * bench file, 11.6k keys a worker: the merge of the scan's counts 5.8 ->
+ * 4.8 ms on 2 CPUs; the flat one, 27k keys in many processes: 13.6 ->
+ * 12.1 with 1024 entries, 15.3 -> 15.0 with 64). */
+#define FRESH_MAPS 1024
+
 struct counter {
 	VP_THREAD_OWN const struct vp_tally_opts *o;
 	const struct plan *pl;
@@ -185,6 +192,10 @@ struct counter {
 	size_t *kept;			/* bytes of all workers' done keys */
 	struct early_piece *done;	/* the pieces this worker counted */
 	size_t ndone, capdone;
+	/* maps whose objects count_fresh has seen to, by space and 1 MiB of address */
+	struct fresh_map {
+		uint64_t space, start, end;
+	} fresh[FRESH_MAPS];
 };
 
 /* The state a space is in at a mark, and the marks [*from, *until) it holds for. */
@@ -222,9 +233,15 @@ static void count_fresh(void *ctx, const struct vp_key *k)
 {
 	struct counter *c = ctx;
 	uint64_t space = c->pl->st[k->state].space;
+	struct fresh_map *f = &c->fresh[vp_hash_u64(space ^ (k->ip >> 20)) % FRESH_MAPS];
 
-	if (!(space >> 32))	/* a process: the kernels' symbols are not objects */
-		vp_session_read_early(c->pl->sc.session, (uint32_t)space, k->cpumode, k->ip);
+	if (space >> 32)	/* not a process: the kernels' symbols are not objects */
+		return;
+	if (f->space == space && k->ip >= f->start && k->ip < f->end)
+		return;		/* its object is read, or being read */
+	vp_session_read_early(c->pl->sc.session, (uint32_t)space, k->cpumode, k->ip, &f->start,
+			      &f->end);
+	f->space = space;
 }
 
 /* A sample into t, keyed in state st. */

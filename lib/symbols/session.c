@@ -619,31 +619,45 @@ void vp_session_resolve_sym(struct vp_session *s, uint32_t pid, unsigned cpumode
 	out->dso = r.dso;
 }
 
-/* The planning session's object where a user-space address falls at the
+/* The planning session's map where a user-space address falls at the
  * file's end: read-only lookups, so workers may ask at once. */
-static struct vp_dso *plan_object(const struct vp_session *plan, uint32_t pid, unsigned cpumode,
-				  uint64_t ip)
+static const struct vp_map *plan_map(const struct vp_session *plan, uint32_t pid,
+				     unsigned cpumode, uint64_t ip)
 {
 	unsigned mode = cpumode & VP_MISC_CPUMODE_MASK;
 	const struct vp_process *p;
-	const struct vp_map *m;
 
 	if ((mode != PERF_RECORD_MISC_USER && mode != PERF_RECORD_MISC_CPUMODE_UNKNOWN) ||
-	    !(p = vp_u64map_get(&plan->procs.procs, pid)) || !(m = vp_maps_find(&p->maps, ip)) ||
-	    !m->dso || m->dso->kind != DSO_ELF)
+	    !(p = vp_u64map_get(&plan->procs.procs, pid)))
 		return NULL;
-	return m->dso;
+	return vp_maps_find(&p->maps, ip);
 }
 
-void vp_session_read_early(struct vp_session *plan, uint32_t pid, unsigned cpumode, uint64_t ip)
+/* Its object, when an ELF one. */
+static struct vp_dso *plan_object(const struct vp_session *plan, uint32_t pid, unsigned cpumode,
+				  uint64_t ip)
 {
-	struct vp_dso *d = plan_object(plan, pid, cpumode, ip);
+	const struct vp_map *m = plan_map(plan, pid, cpumode, ip);
 
-	if (d)
-		vp_dso_read_early(&plan->dsos, d);
+	return m && m->dso && m->dso->kind == DSO_ELF ? m->dso : NULL;
 }
 
-size_t vp_session_listed_reads;
+size_t vp_session_early_reads;
+
+void vp_session_read_early(struct vp_session *plan, uint32_t pid, unsigned cpumode, uint64_t ip,
+			   uint64_t *start, uint64_t *end)
+{
+	const struct vp_map *m = plan_map(plan, pid, cpumode, ip);
+
+	*start = *end = 0;
+	if (!m)
+		return;
+	*start = m->start;
+	*end = m->end;
+	if (m->dso && m->dso->kind == DSO_ELF && vp_dso_read_early(&plan->dsos, m->dso))
+		__atomic_add_fetch(&vp_session_early_reads, 1, __ATOMIC_RELAXED);
+}
+
 
 size_t vp_session_list_objects(struct vp_session *plan)
 {
@@ -670,7 +684,7 @@ size_t vp_session_list_objects(struct vp_session *plan)
 void vp_session_read_listed(struct vp_session *plan, size_t i)
 {
 	if (i < plan->nlisted && vp_dso_read_early(&plan->dsos, plan->listed[i]))
-		__atomic_add_fetch(&vp_session_listed_reads, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&vp_session_early_reads, 1, __ATOMIC_RELAXED);
 }
 
 void vp_session_load_ahead(struct vp_session *s, struct vp_session *plan,

@@ -150,8 +150,10 @@ void vp_session_read_kallsyms_ahead(struct vp_session *s, int host, int guest);
  * end, once, on the calling thread, for vp_session_load_ahead to give
  * another session: the count's workers read each object as they first meet
  * it, so the reading is over when the count is. Safe on several threads at
- * once (plan's maps are only read). */
-void vp_session_read_early(struct vp_session *plan, uint32_t pid, unsigned cpumode, uint64_t ip);
+ * once (plan's maps are only read). [*start, *end): the map's addresses,
+ * whose object this has now read or claimed (0, 0: none there). */
+void vp_session_read_early(struct vp_session *plan, uint32_t pid, unsigned cpumode, uint64_t ip,
+			   uint64_t *start, uint64_t *end);
 /* The user objects the file's build-id table names (perf record writes the
  * objects with samples there), made known to plan before its replay so that
  * vp_session_read_listed can read them while the file is first read, beside
@@ -163,8 +165,9 @@ size_t vp_session_list_objects(struct vp_session *plan);
 /* Listed object i read as vp_session_read_early would read it (on any
  * thread, once each). */
 void vp_session_read_listed(struct vp_session *plan, size_t i);
-/* Listed objects read so far in this process (for tests). */
-extern size_t vp_session_listed_reads;
+/* Objects read so far in this process by vp_session_read_listed and
+ * vp_session_read_early (for tests). */
+extern size_t vp_session_early_reads;
 uint32_t vp_session_kernel_gen(const struct vp_session *s);
 /* The command name of a thread at this point of the stream (interned). */
 const char *vp_session_comm_of(struct vp_session *s, uint32_t pid, uint32_t tid);

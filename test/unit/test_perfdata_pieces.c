@@ -749,12 +749,12 @@ static void report_tables_as_ordered(void **state)
 	if (getenv("VP_TEST_SHOW"))
 		fputs(ord, stderr);
 	for (unsigned threads = 1; threads <= 3; threads += 2) {
-		size_t listed = vp_session_listed_reads;
+		size_t early = vp_session_early_reads;
 		char *pcs = report(path, 0, threads, ks);
 		assert_string_equal(pcs, ord);
 		free(pcs);
 		/* the three objects the file lists, read beside the scan */
-		assert_int_equal(vp_session_listed_reads - listed, 3);
+		assert_int_equal(vp_session_early_reads - early, 3);
 	}
 	/* many pieces, each counted mostly in the scan by its own states:
 	 * processes fork, remap and exit, and modules come and go, inside them */
@@ -768,6 +768,61 @@ static void report_tables_as_ordered(void **state)
 	assert_non_null(strstr(ord, "libfix.so"));	/* it resolves user space */
 	assert_non_null(strstr(ord, "k_two"));		/* and the kernel */
 	assert_non_null(strstr(ord, "xfs_b [xfs]"));	/* and its modules */
+	free(ord);
+}
+
+/* A file without perf's table of objects: the count reads each object it
+ * meets, once. One process maps two objects 512 KiB apart, another a third
+ * where the first one is: the workers remember the maps they have seen to,
+ * and a map taken for a neighbour's, or another process's, leaves an
+ * object unread. */
+static void objects_read_by_the_count(void **state)
+{
+	char path[128], ks[128], objs[3][512];
+	uint64_t ids[1] = { 7 }, t = 0;
+	struct vp_pdw_event ev = { .name = "cpu-clock", .ids = ids, .nids = 1 };
+	struct vp_pdw *w;
+	struct vp_error err = { 0 };
+	(void)state;
+
+	snprintf(objs[0], sizeof(objs[0]), "%s", vp_test_fixture("libfix.so"));
+	snprintf(objs[1], sizeof(objs[1]), "%s", vp_test_fixture("libshift.so"));
+	snprintf(objs[2], sizeof(objs[2]), "%s", vp_test_fixture("fix-nopie"));
+	snprintf(ks, sizeof(ks), "%s/kallsyms", dir);
+	vp_test_write_file(ks, "ffffffff81000000 T _text\nffffffff81001000 T k_one\n");
+	snprintf(path, sizeof(path), "%s/unlisted.data", dir);
+	vp_test_cpu_clock_attr(&ev.attr);
+	assert_int_equal(vp_pdw_open(path, &ev, 1, &w, &err), 0);
+	put_comm(0, 1000, "two", 0);
+	put_mmap(0, 0, 1000, 0x400000, 0x10000, 0, objs[0], 0);
+	put_mmap(0, 0, 1000, 0x480000, 0x10000, 0, objs[1], 0);
+	put_comm(0, 1001, "one", 0);
+	put_mmap(0, 0, 1001, 0x400000, 0x10000, 0, objs[2], 0);
+	for (int round = 0; round < 40; round++) {
+		for (int i = 0; i < 300; i++) {
+			uint64_t off = 0x1000 + rnd() % 0x600;
+			put_sample(0, PERF_RECORD_MISC_USER, (i % 3 == 1 ? 0x480000 : 0x400000) + off,
+				   i % 3 == 2 ? 1001 : 1000, ++t);
+		}
+		assert_int_equal(vp_pdw_write(w, cpu[0].b, cpu[0].n), 0);
+		cpu[0].n = 0;
+		assert_int_equal(vp_pdw_finished_round(w), 0);
+	}
+	struct vp_pdw_features f = { .hostname = "test", .osrelease = "6.1.0-test" };
+	assert_int_equal(vp_pdw_finish(w, &f, &err), 0);
+
+	vp_warn_mute(1);
+	char *ord = report(path, 1, 0, ks);
+	for (unsigned threads = 1; threads <= 3; threads++) {
+		size_t early = vp_session_early_reads;
+		char *pcs = report_in(path, 0, threads, ks, 16384);
+		assert_string_equal(pcs, ord);
+		free(pcs);
+		assert_int_equal(vp_session_early_reads - early, 3);
+	}
+	vp_warn_mute(0);
+	for (int i = 0; i < 3; i++)	/* all three resolve */
+		assert_non_null(strstr(ord, strrchr(objs[i], '/') + 1));
 	free(ord);
 }
 
@@ -1022,6 +1077,7 @@ int main(void)
 		cmocka_unit_test(split_at_the_end),
 		cmocka_unit_test(left_to_the_ordered_walk),
 		cmocka_unit_test(report_tables_as_ordered),
+		cmocka_unit_test(objects_read_by_the_count),
 		cmocka_unit_test(memory_flat_in_pieces),
 		cmocka_unit_test(pieces_cut_on_strides),
 		cmocka_unit_test(view_gives_the_file),
