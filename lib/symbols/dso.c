@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <elf.h>
 
@@ -64,10 +65,9 @@ struct vp_dso *vp_dso_get(struct vp_dsos *s, const char *name, enum dso_kind kin
 static void vdso_load(struct vp_dso *d, int other_kernel)
 {
 	const uint8_t *img = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
-	char tmp[] = "/tmp/vmprof-vdso.XXXXXX";
 	struct vp_error err = { 0 };
-	size_t len = 0;
-	FILE *f;
+	char path[64];
+	size_t len = 0, done = 0;
 	int fd;
 
 	if (d->port) {
@@ -79,19 +79,21 @@ static void vdso_load(struct vp_dso *d, int other_kernel)
 	/* The image's extent: its section headers end it (they come last). */
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
 	len = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
-	if (len < sizeof(*eh) || len > (1u << 20) || (fd = mkstemp(tmp)) < 0)
+	/* A file in memory, not in /tmp: a full or read-only /tmp leaves the
+	 * vDSO's samples named all the same, and nothing is left behind. */
+	if (len < sizeof(*eh) || len > (1u << 20) || (fd = memfd_create("vmprof-vdso", MFD_CLOEXEC)) < 0)
 		return;
-	f = fdopen(fd, "w");
-	if (f && fwrite(img, 1, len, f) == len && fclose(f) == 0) {
-		struct vp_elf_opts eo = { NULL, NULL };
-		if (vp_elf_open(tmp, NULL, 0, &eo, &d->elf, &err) < 0)
-			d->elf = NULL;
-	} else if (f) {
-		fclose(f);
-	} else {
-		close(fd);
+	while (done < len) {
+		ssize_t w = write(fd, img + done, len - done);
+		if (w <= 0)
+			break;
+		done += (size_t)w;
 	}
-	unlink(tmp);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (done == len && vp_elf_open(path, NULL, 0, &(struct vp_elf_opts){ NULL, NULL }, &d->elf,
+				       &err) < 0)
+		d->elf = NULL;
+	close(fd);
 }
 
 /* An ELF object's symbols as perf's dso__load finds them. Pure: it only

@@ -19,4 +19,14 @@ agree perf-file perf.data
 "$VMPROF" record -e cpu-clock -o ours.data -- ./vd 2>/dev/null || fail "vmprof record"
 agree our-file ours.data
 grep -q "dso u [0-9a-f-]* \[vdso\]" <(tr '\0' '\n' < ours.data) || fail "the vDSO's symbols are not in our file"
+
+# This kernel's vDSO image is read from a file in memory: the report
+# creates no file (a full or read-only /tmp changes nothing).
+command -v strace >/dev/null || skip "strace is not installed (make deps installs it)"
+ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=openat,open,creat -o opens \
+	"$VMPROF" report perf.data > traced.vmprof 2>/dev/null || fail "report failed under strace"
+grep -q '\[vdso\].*__vdso_clock_gettime' traced.vmprof || fail "no [vdso] symbol under strace"
+if grep -q 'O_CREAT\|creat(' opens; then
+	fail "report created a file: $(grep 'O_CREAT\|creat(' opens | head -1)"
+fi
 echo ok
