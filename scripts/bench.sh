@@ -169,6 +169,11 @@ warm "$tmp/big.data" "$tmp/bigg.data"
 # A second ceiling reads the file the way vmprof does and does nothing else
 # (bench-ceiling --read): what reading the page cache gives from more CPUs.
 for name in cores ceil coresg ceilg readf readg; do : > "$tmp/$name.a"; : > "$tmp/$name.b"; done
+# The host's share of these minutes: a virtual machine's CPUs are taken
+# from it now and then (steal, /proc/stat), and a run on 2 CPUs waits for
+# whichever is taken; the figures below are only as steady as this.
+steal() { awk '/^cpu / { print $9 }' /proc/stat; }
+steal0=$(steal) t_steal0=$(date +%s%N)
 for i in $(seq "$wide"); do
 	pair cores "$i" taskset -c 0 "$vmprof" report --sort sym "$tmp/big.data" -- \
 		taskset -c "$all" "$vmprof" report --sort sym "$tmp/big.data"
@@ -181,6 +186,10 @@ for i in $(seq "$wide"); do
 	pair readg "$i" taskset -c 0 "$tmp/ceiling" --read "$tmp/bigg.data" -- \
 		taskset -c "$all" "$tmp/ceiling" --read "$tmp/bigg.data"
 done
+steal1=$(steal) t_steal1=$(date +%s%N)
+steal_pct=$(awk -v s="$((steal1 - steal0))" -v hz="$(getconf CLK_TCK)" -v ns="$((t_steal1 - t_steal0))" \
+	-v n="$ncpu" 'BEGIN { printf "%.1f", 100 * (s / hz) / (ns / 1e9 * n) }')
+say "  the host took ${steal_pct}% of this machine's CPU time during these pairs (steal in /proc/stat)"
 show cores "one CPU" "$ncpu CPUs"
 verdict "cores: one CPU wall / $ncpu CPUs wall (-g data below)" cores 1 "" 1.8
 verdict "cores on -g data: one CPU wall / $ncpu CPUs wall" coresg 1 "" 1.8
@@ -198,7 +207,7 @@ printf '  ceiling: a perfectly parallel job gains %.2f (min %.2f, max %.2f) from
 printf '  vmprof reaches %s of it on the flat file and %s on the -g file (medians of the pairs'"'"' quotients)\n' \
 	"$of_flat" "$of_g"
 printf '%s|%.2f|%.2f|%.2f|-|%s\n' "cores ceiling here: a perfectly parallel job" "$c_med" "$c_lo" "$c_hi" \
-	"vmprof at $of_flat, $of_g" >> "$tmp/summary"
+	"vmprof at $of_flat, $of_g; steal ${steal_pct}%" >> "$tmp/summary"
 cat "$tmp/readf.a" "$tmp/readg.a" > "$tmp/readall.a"
 cat "$tmp/readf.b" "$tmp/readg.b" > "$tmp/readall.b"
 show readall "reading the file alone, one CPU" "reading the file alone, $ncpu CPUs"
