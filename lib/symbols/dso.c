@@ -81,7 +81,8 @@ static void vdso_load(struct vp_dso *d, int other_kernel)
 	len = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
 	/* A file in memory, not in /tmp: a full or read-only /tmp leaves the
 	 * vDSO's samples named all the same, and nothing is left behind. */
-	if (len < sizeof(*eh) || len > (1u << 20) || (fd = memfd_create("vmprof-vdso", MFD_CLOEXEC)) < 0)
+	if (len < sizeof(*eh) || len > (1u << 20) ||
+	    (fd = memfd_create("vmprof-vdso", MFD_CLOEXEC)) < 0)
 		return;
 	while (done < len) {
 		ssize_t w = write(fd, img + done, len - done);

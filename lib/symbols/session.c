@@ -658,7 +658,6 @@ void vp_session_read_early(struct vp_session *plan, uint32_t pid, unsigned cpumo
 		__atomic_add_fetch(&vp_session_early_reads, 1, __ATOMIC_RELAXED);
 }
 
-
 size_t vp_session_list_objects(struct vp_session *plan)
 {
 	size_t nb, n = 0;
