@@ -348,9 +348,12 @@ static int run_procs(struct jobs *J, unsigned procs, struct vp_error *err)
 		R->written = x->nwritten ? calloc(x->nwritten, sizeof(*R->written)) : NULL;
 		for (size_t k = 0; k < x->nwritten; k++)
 			if (!R->written || !(R->written[R->nwritten] = strdup(x->written[k]))) {
-				/* out of memory: a file runs_end could not name is taken away now */
+				/* out of memory: a file runs_end could not name is taken away
+				 * now; the job's own error, or the first such file, is said */
 				unlink(x->written[k]);
-				R->r = vp_errorf(&R->err, -ENOMEM, "'%s': out of memory", x->written[k]);
+				if (R->r >= 0)
+					R->r = vp_errorf(&R->err, -ENOMEM, "'%s': out of memory",
+							 x->written[k]);
 			} else {
 				R->nwritten++;
 			}
