@@ -125,16 +125,23 @@ static void put_sample(int c, uint16_t misc, uint64_t ip, uint32_t pid, uint64_t
 #define KBASE 0xffffffff81000000ull
 #define NPROC 24
 
+/* The three objects the files map (vp_test_fixture's buffer is
+ * overwritten by the next call: each is copied). */
+static void fixture_objects(char objs[3][512])
+{
+	snprintf(objs[0], 512, "%s", vp_test_fixture("libfix.so"));
+	snprintf(objs[1], 512, "%s", vp_test_fixture("libshift.so"));
+	snprintf(objs[2], 512, "%s", vp_test_fixture("fix-nopie"));
+}
+
 /* Samples of processes that map, remap (another object at the same
  * address), fork, exec and exit as they go, on NCPU CPUs whose buffers are
  * drained round by round, some of them a round late; a few records carry no
  * time, many share one. */
 static void make_file(const char *path, size_t steps, int unfinished)
 {
-	char objs[3][512];	/* vp_test_fixture's buffer is overwritten by the next call */
-	snprintf(objs[0], sizeof(objs[0]), "%s", vp_test_fixture("libfix.so"));
-	snprintf(objs[1], sizeof(objs[1]), "%s", vp_test_fixture("libshift.so"));
-	snprintf(objs[2], sizeof(objs[2]), "%s", vp_test_fixture("fix-nopie"));
+	char objs[3][512];
+	fixture_objects(objs);
 	uint64_t ids[1] = { 7 }, clock[NCPU] = { 0 };
 	uint32_t pids[NPROC];
 	size_t npids = 4;
@@ -785,9 +792,7 @@ static void objects_read_by_the_count(void **state)
 	struct vp_error err = { 0 };
 	(void)state;
 
-	snprintf(objs[0], sizeof(objs[0]), "%s", vp_test_fixture("libfix.so"));
-	snprintf(objs[1], sizeof(objs[1]), "%s", vp_test_fixture("libshift.so"));
-	snprintf(objs[2], sizeof(objs[2]), "%s", vp_test_fixture("fix-nopie"));
+	fixture_objects(objs);
 	snprintf(ks, sizeof(ks), "%s/kallsyms", dir);
 	vp_test_write_file(ks, "ffffffff81000000 T _text\nffffffff81001000 T k_one\n");
 	snprintf(path, sizeof(path), "%s/unlisted.data", dir);
