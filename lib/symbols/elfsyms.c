@@ -346,9 +346,8 @@ int vp_elf_open(const char *path, const uint8_t *build_id, size_t build_id_size,
 	if (!e->symsrc || !e->runtime)
 		goto nomem;
 	r = load(e, syms, run);
-	if (r < 0)
+	if (r < 0 || vp_symtab_seal(e->tab) < 0)
 		goto nomem;
-	vp_symtab_seal(e->tab);
 	for (; pos > 0; pos--)
 		vp_symsrc_destroy(&ss[pos - 1]);
 	*out = e;

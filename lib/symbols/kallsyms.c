@@ -169,10 +169,12 @@ static int split(struct vp_kallsyms *k)
 			return -ENOMEM;
 		}
 	}
-	vp_symtab_seal(k->core);
+	if (vp_symtab_seal(k->core) < 0)
+		return -ENOMEM;
 	for (size_t i = 0; i < k->nmods; i++) {
 		struct module *m = &k->mods[i];
-		vp_symtab_seal(m->tab);
+		if (vp_symtab_seal(m->tab) < 0)
+			return -ENOMEM;
 		size_t n = vp_symtab_count(m->tab);
 		if (n) {
 			m->lo = vp_symtab_at(m->tab, 0)->start;

@@ -81,6 +81,8 @@ malformed:
 			first_bad = lineno;
 	}
 	vp_lines_close(&r);
+	if (rc == 0 && vp_symtab_seal(t) < 0)
+		rc = -ENOMEM;
 	if (rc < 0) {
 		vp_symtab_free(t);
 		return vp_errorf(err, rc, "'%s': %s", path,
@@ -89,7 +91,6 @@ malformed:
 	if (bad)
 		vp_warn_once(path, "'%s': %zu malformed line%s skipped (first: line %zu)", path, bad,
 			     bad == 1 ? "" : "s", first_bad);
-	vp_symtab_seal(t);
 	*out = t;
 	return 0;
 }

@@ -149,6 +149,8 @@ int vp_portsyms_parse(const char *path, const void *data, size_t size,
 		}
 	}
 	free(buf);
+	for (size_t i = 0; i < p->n && r == 0; i++)
+		r = vp_symtab_seal(p->dsos[i].tab);
 	if (r < 0) {
 		vp_portsyms_free(p);
 		return vp_errorf(err, r, "out of memory");
@@ -156,8 +158,6 @@ int vp_portsyms_parse(const char *path, const void *data, size_t size,
 	if (bad)
 		vp_warn("'%s': the portable symbol section is malformed; symbols read up to "
 			"the damage", path);
-	for (size_t i = 0; i < p->n; i++)
-		vp_symtab_seal(p->dsos[i].tab);
 	*out = p;
 	return 0;
 }

@@ -45,9 +45,11 @@ void vp_symtab_set_demangle(struct vp_symtab *t, int on);
  * over what was added so far; perf runs them once per symbol pass (ELF: after
  * .symtab and again after .dynsym), so they may run several times. */
 int vp_symtab_fixup(struct vp_symtab *t, int is_kallsyms);	/* -ENOMEM */
-/* No more symbols: builds the address-ordered index behind count()/at(). */
-void vp_symtab_seal(struct vp_symtab *t);
-/* vp_symtab_fixup() then vp_symtab_seal(); what the fixup returned. */
+/* No more symbols: builds the address-ordered index behind count()/at()
+ * and the lookups' arrays; from then on the table may be read by many
+ * threads at once. -ENOMEM, the table then unsealed (free it). */
+int vp_symtab_seal(struct vp_symtab *t);
+/* vp_symtab_fixup() then vp_symtab_seal(); the first error. */
 int vp_symtab_finish(struct vp_symtab *t, int is_kallsyms);
 /* The symbol perf's symbols__find returns for addr, NULL if none. */
 const struct vp_sym *vp_symtab_find(const struct vp_symtab *t, uint64_t addr);

@@ -955,7 +955,9 @@ static void flatten_walk(struct vp_symtab *t)
 	t->npts = k;
 }
 
-static void flatten(struct vp_symtab *t)
+/* The lookups' arrays, else the tree that find() walks: 0, or -ENOMEM
+ * when neither could be made. */
+static int flatten(struct vp_symtab *t)
 {
 	uint64_t covered = 0;	/* addresses below this are held by a symbol before */
 	int any = 0;
@@ -965,19 +967,19 @@ static void flatten(struct vp_symtab *t)
 		uint64_t past = s->end > s->start ? s->end : s->start + 1;
 		if ((any && s->start < covered) || past <= s->start) {
 			/* overlaps, or reaches the top: perf's walk decides */
-			if (build_tree(t) == 0)
-				flatten_walk(t);
-			return;
+			if (build_tree(t) < 0)
+				return -ENOMEM;
+			flatten_walk(t);	/* else find() walks the tree */
+			return 0;
 		}
 		covered = past > covered ? past : covered;
 		any = 1;
 	}
-	if (!(t->starts = vp_bulk_alloc(t->olen * sizeof(*t->starts)))) {
-		build_tree(t);	/* find() then walks it */
-		return;
-	}
+	if (!(t->starts = vp_bulk_alloc(t->olen * sizeof(*t->starts))))
+		return build_tree(t);	/* find() then walks it */
 	for (size_t i = 0; i < t->norder; i++)
 		t->starts[i] = t->syms[t->order[i]].start;
+	return 0;
 }
 
 /* The last of n sorted values at or below ip, as its index + 1 (0: none). */
@@ -995,32 +997,36 @@ static size_t at_or_below(const uint64_t *v, size_t n, uint64_t ip)
 	return lo;
 }
 
-void vp_symtab_seal(struct vp_symtab *t)
+int vp_symtab_seal(struct vp_symtab *t)
 {
 	size_t live = 0;
 
 	if (!t || t->sealed)
-		return;
-	t->sealed = 1;
+		return 0;
+	/* Sealed, a table is read by many threads and never changed: what
+	 * cannot be made now is an error, not a tree that find() makes. */
 	for (size_t i = 0; i < t->n; i++)
 		live += !(t->syms[i].flags & VP_SYM_ERASED);
 	t->olen = live ? live : 1;
-	t->order = vp_bulk_alloc(t->olen * sizeof(*t->order));
-	if (!t->order) {
-		build_tree(t);	/* count() then reports 0; find() still works */
-		return;
-	}
+	if (!(t->order = vp_bulk_alloc(t->olen * sizeof(*t->order))))
+		return -ENOMEM;
 	for (uint32_t n = first(t); n != NIL; n = next(t, n))
 		t->order[t->norder++] = n;
-	flatten(t);
+	if (flatten(t) < 0) {
+		vp_bulk_free(t->order, t->olen * sizeof(*t->order));
+		t->order = NULL;
+		t->norder = 0;
+		return -ENOMEM;
+	}
+	t->sealed = 1;
+	return 0;
 }
 
 int vp_symtab_finish(struct vp_symtab *t, int is_kallsyms)
 {
-	int r = vp_symtab_fixup(t, is_kallsyms);
+	int r = vp_symtab_fixup(t, is_kallsyms), s = vp_symtab_seal(t);
 
-	vp_symtab_seal(t);
-	return r;
+	return r < 0 ? r : s;
 }
 
 /* ---- lookups ---- */
@@ -1040,10 +1046,10 @@ const struct vp_sym *vp_symtab_find(const struct vp_symtab *t, uint64_t ip)
 		size_t i = at_or_below(t->pts, t->npts, ip);
 		n = i ? t->ans[i - 1] : NIL;
 	} else {
-		/* Not sealed (the loader's own thread) or sealed without memory for
-		 * the arrays: perf's walk, on the tree made now if need be. */
-		if (!t->tree)
-			build_tree((struct vp_symtab *)t);
+		/* Not sealed (the loader's own thread): perf's walk, on the tree
+		 * made now if need be. Sealed, the seal made it. */
+		if (!t->tree && (t->sealed || build_tree((struct vp_symtab *)t) < 0))
+			return NULL;
 		n = walk(t, ip);
 	}
 	return n == NIL ? NULL : &t->syms[n];
