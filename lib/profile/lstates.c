@@ -2,12 +2,14 @@
 #include "lstates.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/symbols/process.h"
 #include "lib/symbols/session.h"
 #include "lib/util/grow.h"
+#include "lib/util/search.h"
 #include "lib/util/strpool.h"
 
 /* A space's changes within the piece. */
@@ -154,18 +156,12 @@ int64_t vp_lstates_slow(struct vp_lstates *ls, uint64_t space, uint64_t mark)
 {
 	struct space *s;
 	uint32_t *slot;
-	size_t lo, hi;
+	size_t lo;
 
 	if (!(s = space_of(ls, space)))
 		return -ENOMEM;
-	/* the last change at or before mark */
-	for (lo = 0, hi = s->n; lo < hi;) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->v[mid].from <= mark)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* after the last change at or before mark */
+	lo = vp_count_at_or_below(s->v, s->n, sizeof(*s->v), offsetof(struct change, from), mark);
 	slot = lo ? &s->v[lo - 1].slot : &s->base;
 	if (*slot == UINT32_MAX) {
 		int64_t st = state_named(ls, space, lo ? s->v[lo - 1].name : base_name(space), mark);

@@ -19,10 +19,12 @@
 #include "lstates.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/util/grow.h"
+#include "lib/util/search.h"
 #include "lib/util/strpool.h"
 #include "lib/util/threads.h"
 #include "lib/util/u64map.h"
@@ -203,16 +205,10 @@ static uint32_t plan_state(const struct plan *pl, uint64_t space, uint64_t mark,
 			   uint64_t *until)
 {
 	const struct timeline *t = space == VP_SPACE_NONE ? NULL : vp_u64map_get(&pl->spaces, space);
-	size_t lo, hi;
+	/* after the last change at or before mark */
+	size_t lo = t ? vp_count_at_or_below(t->v, t->n, sizeof(*t->v), offsetof(struct change, from),
+					     mark) : 0;
 
-	/* the last change at or before mark */
-	for (lo = 0, hi = t ? t->n : 0; lo < hi;) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->v[mid].from <= mark)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	*from = lo ? t->v[lo - 1].from : 0;
 	*until = t && lo < t->n ? t->v[lo].from : UINT64_MAX;
 	return lo ? t->v[lo - 1].state : empty_state(space);

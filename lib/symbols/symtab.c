@@ -17,6 +17,7 @@
 #include "demangle.h"
 #include "lib/util/bulk.h"
 #include "lib/util/grow.h"
+#include "lib/util/search.h"
 #include "symtab_internal.h"
 
 #define NIL UINT32_MAX
@@ -985,16 +986,7 @@ static int flatten(struct vp_symtab *t)
 /* The last of n sorted values at or below ip, as its index + 1 (0: none). */
 static size_t at_or_below(const uint64_t *v, size_t n, uint64_t ip)
 {
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (v[mid] <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return vp_count_at_or_below(v, n, sizeof(*v), 0, ip);
 }
 
 int vp_symtab_seal(struct vp_symtab *t)
