@@ -11,6 +11,10 @@ struct vp_stack_tree {
 	size_t nsides;
 	struct vp_stack_node *nodes;
 	struct vp_stack_value *vals;	/* n * nsides */
+	/* each node's last child, 0 when none: a child is appended without
+	 * walking its siblings (a node with thousands of callees made the
+	 * merge of a comparison's trees quadratic) */
+	uint32_t *last;
 	size_t n, cap;
 	uint32_t *index;		/* node + 1, 0 = empty; open addressing */
 	size_t index_cap;
@@ -27,9 +31,10 @@ struct vp_stack_tree *vp_stack_tree_new(size_t nsides, struct vp_strpool *pool)
 	t->cap = 64;
 	t->nodes = calloc(t->cap, sizeof(*t->nodes));
 	t->vals = calloc(t->cap * t->nsides, sizeof(*t->vals));
+	t->last = calloc(t->cap, sizeof(*t->last));
 	t->index_cap = 128;
 	t->index = calloc(t->index_cap, sizeof(*t->index));
-	if (!t->nodes || !t->vals || !t->index) {
+	if (!t->nodes || !t->vals || !t->last || !t->index) {
 		vp_stack_tree_free(t);
 		return NULL;
 	}
@@ -43,6 +48,7 @@ void vp_stack_tree_free(struct vp_stack_tree *t)
 		return;
 	free(t->nodes);
 	free(t->vals);
+	free(t->last);
 	free(t->index);
 	free(t);
 }
@@ -74,6 +80,10 @@ static int grow(struct vp_stack_tree *t)
 		if (!vals)
 			return -ENOMEM;
 		t->vals = vals;
+		uint32_t *last = realloc(t->last, cap * sizeof(*last));
+		if (!last)
+			return -ENOMEM;
+		t->last = last;
 		t->cap = cap;
 	}
 	/* the index stays at most half full */
@@ -108,14 +118,12 @@ static int64_t child_of(struct vp_stack_tree *t, uint32_t parent, const char *na
 	struct vp_stack_node *p = &t->nodes[parent];
 	t->nodes[k] = (struct vp_stack_node){ name, dso, parent, 0, 0, (uint16_t)(p->depth + 1), domain };
 	/* appended as the last child: siblings in the order first seen */
-	if (!p->child) {
+	if (!p->child)
 		p->child = k;
-	} else {
-		uint32_t c = p->child;
-		while (t->nodes[c].next)
-			c = t->nodes[c].next;
-		t->nodes[c].next = k;
-	}
+	else
+		t->nodes[t->last[parent]].next = k;
+	t->last[parent] = k;
+	t->last[k] = 0;
 	memset(&t->vals[(size_t)k * t->nsides], 0, t->nsides * sizeof(*t->vals));
 	index_put(t, k);
 	return k;
@@ -230,6 +238,7 @@ void vp_stack_tree_sort(struct vp_stack_tree *t)
 		t->nodes[p].child = kids[0];
 		for (size_t i = 0; i < k; i++)
 			t->nodes[kids[i]].next = i + 1 < k ? kids[i + 1] : 0;
+		t->last[p] = kids[k - 1];
 	}
 	free(kids);
 }
