@@ -335,8 +335,11 @@ static int add_stack(struct loader *l, struct vp_event_table *t, const struct vp
 	}
 	const char *comm = l->comm;
 
-	if (!t->stacks && !(t->stacks = vp_stack_tree_new(1, pool)))
-		return -ENOMEM;
+	if (!t->stacks) {
+		if (!(t->stacks = vp_stack_tree_new(1, pool)))
+			return -ENOMEM;
+		vp_stack_tree_defer_totals(t->stacks);	/* summed once loaded */
+	}
 	for (size_t i = st->n; i-- > (size_t)st->added_leaf;) {
 		struct vp_stack_step *step = &l->steps[n++];
 		*step = (struct vp_stack_step){ vp_frame_label_interned(l->labels, &st->frames[i].r),
@@ -593,8 +596,10 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	if (r < 0 || (r = pending_flush(&l)) < 0)
 		goto out;
 	for (size_t i = 0; i < l.prof->ntables; i++)
-		if (l.prof->tables[i]->stacks)
+		if (l.prof->tables[i]->stacks) {
+			vp_stack_tree_totals(l.prof->tables[i]->stacks);
 			vp_stack_tree_sort(l.prof->tables[i]->stacks);
+		}
 	warn_stats(path, vp_perfdata_stats(l.pd));
 	vp_filter_end(&l.filter, path);
 	vp_perfdata_meta(l.pd, &l.prof->meta, l.prof->pool);

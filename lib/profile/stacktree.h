@@ -58,6 +58,13 @@ int vp_stack_tree_add_leaf(struct vp_stack_tree *t, size_t side, const char *com
  * vp_stack_tree_add_leaf gave): as adding that path again. 0 or -EINVAL. */
 int vp_stack_tree_add_at(struct vp_stack_tree *t, size_t side, uint32_t leaf, uint64_t samples,
 			 uint64_t period);
+/* From now on the adds above count at the path's last node only (its self
+ * values), until vp_stack_tree_totals: a loader's many adds then cost no
+ * walk to the root. The tree is not to be read in between. */
+void vp_stack_tree_defer_totals(struct vp_stack_tree *t);
+/* Every node's value from the self values: its own plus its children's.
+ * Ends deferring. */
+void vp_stack_tree_totals(struct vp_stack_tree *t);
 /* Add side src_side of src into side dst_side of dst, node by node (names
  * interned again in dst's pool). 0 or -ENOMEM. */
 int vp_stack_tree_merge(struct vp_stack_tree *dst, size_t dst_side, const struct vp_stack_tree *src,
