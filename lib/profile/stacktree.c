@@ -187,10 +187,9 @@ int vp_stack_tree_add_at(struct vp_stack_tree *t, size_t side, uint32_t leaf, ui
 
 	if (side >= t->nsides || leaf == 0 || leaf >= t->n)
 		return -EINVAL;
-	if (t->deferred) {
-		struct vp_stack_value *d = &t->vals[(size_t)leaf * t->nsides + side];
-		d->self_samples += samples;
-		d->self_period += period;
+	if (t->deferred) {	/* the leaf's self values only, as add_leaf */
+		end.samples = end.period = 0;
+		add_value(t, leaf, side, &end);
 		return 0;
 	}
 	add_value(t, leaf, side, &end);
