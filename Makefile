@@ -90,13 +90,16 @@ check-vm: deps
 # Every lib/ object goes in whole and its vp_ symbols are exported
 # (cmd/exports.list): the module calls into them. The module binds its own
 # calls to itself (-Bsymbolic), so the forwarders of the same names never
-# catch them.
+# catch them. The module's own references are bound when it loads (-z now:
+# one built against another executable fails dlopen, named), those of the
+# libraries it pulls in as first called (dlopen's RTLD_LAZY).
 EXE_LDFLAGS = -Wl,--dynamic-list=cmd/exports.list
+MOD_LDFLAGS = -shared -Wl,-Bsymbolic -Wl,-z,now
 $(BUILD)/vmprof: $(EXE_OBJS) cmd/exports.list | $(BUILD)/vmprof-formats.so
 	$(CC) $(CFLAGS) $(EXE_LDFLAGS) -o $@ $(EXE_OBJS) $(EXE_LDLIBS)
 
 $(BUILD)/vmprof-formats.so: $(MOD_OBJS)
-	$(CC) $(CFLAGS) -shared -Wl,-Bsymbolic -o $@ $(MOD_OBJS) $(MOD_LDLIBS)
+	$(CC) $(CFLAGS) $(MOD_LDFLAGS) -o $@ $(MOD_OBJS) $(MOD_LDLIBS)
 $(MOD_OBJS) $(SAN_MOD_OBJS): ALL_CFLAGS += -fPIC
 
 $(BUILD)/libvmprof.a: $(LIB_OBJS)
@@ -159,7 +162,7 @@ $(BUILD)/san/vmprof: $(SAN_EXE_OBJS) cmd/exports.list | $(BUILD)/san/vmprof-form
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(EXE_LDFLAGS) -o $@ $(SAN_EXE_OBJS) $(EXE_LDLIBS)
 
 $(BUILD)/san/vmprof-formats.so: $(SAN_MOD_OBJS)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -shared -Wl,-Bsymbolic -o $@ $(SAN_MOD_OBJS) $(MOD_LDLIBS)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(MOD_LDFLAGS) -o $@ $(SAN_MOD_OBJS) $(MOD_LDLIBS)
 
 $(BUILD)/san/test/%: test/unit/%.c $(UNIT_HELP) $(BUILD)/san/libvmprof.a
 	@mkdir -p $(dir $@)

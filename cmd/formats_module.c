@@ -79,7 +79,12 @@ static int load(struct vp_error *err)
 			continue;
 		if (whole_elf(path, err) < 0)
 			return err->code;
-		if (!(module = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
+		/* Lazy: the libraries the module pulls in (ICU, X11, libstdc++)
+		 * bind a function when first called, not all 5900 relocations
+		 * now (compare of two small files 12.4 -> 7.4 ms). The module's
+		 * own references are still bound here (linked -z now), so one
+		 * from another build fails now, named. */
+		if (!(module = dlopen(path, RTLD_LAZY | RTLD_LOCAL)))
 			return vp_errorf(err, -ENOEXEC, "cannot load '%s': %s", path, dlerror());
 		return 0;
 	}

@@ -59,6 +59,20 @@ for bad in cut text; do
 	[ ! -e saved.xml ] || fail "compare with a $bad module left saved.xml"
 done
 
+# a module from another build, which calls a vp_ function this executable
+# lacks: named at load, as the build's module binds its own references then
+# (-z now) while its libraries bind lazily
+for exe in "$VMPROF" "$VMPROF_SAN"; do
+	readelf -d "$(dirname "$exe")/vmprof-formats.so" | grep -q 'FLAGS.*BIND_NOW' ||
+		fail "$(dirname "$exe")/vmprof-formats.so is not linked -z now"
+done
+printf 'int vp_not_in_this_build(void);\nint vp_chart_entry(void) { return vp_not_in_this_build(); }\n' > other.c
+cc -shared -fPIC -Wl,-z,now -o lone/vmprof-formats.so other.c || fail "cc of a module from another build"
+expect_status 1 lone/vmprof compare -o saved.xml "${S[@]}" "$F/weights.data" "$F/cxx.data"
+grep -q "cannot load '.*lone/vmprof-formats.so': .*undefined symbol: vp_not_in_this_build" err ||
+	fail "a module from another build not named with its missing symbol: $(cat err)"
+[ ! -e saved.xml ] || fail "compare with a module from another build left saved.xml"
+
 # make install's layout: bin/vmprof finds lib/vmprof/vmprof-formats.so
 # (from the optimised build, which make check builds: the rule's own)
 make -s -C "$TOP" install PREFIX="$WORK/inst" BUILD="$BUILD" >/dev/null ||
