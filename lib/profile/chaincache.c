@@ -15,7 +15,7 @@ struct slot {
 	uint32_t pid, cpumode;
 	uint32_t n, cap;	/* the chain's length, and ips' room */
 	uint64_t *ips;
-	uint32_t leaf;
+	uint32_t leaf, row;
 	struct vp_stack_gens gens;
 };
 
@@ -54,7 +54,7 @@ static uint64_t chain_hash(const void *tree, const struct vp_sample *s, uint32_t
 }
 
 int64_t vp_chain_cache_get(struct vp_chain_cache *c, const void *tree, const struct vp_sample *s,
-			   const char *comm)
+			   const char *comm, uint32_t *row)
 {
 	uint32_t n = (uint32_t)vp_stack_chain_len(s);
 	uint64_t h = chain_hash(tree, s, n);
@@ -67,11 +67,12 @@ int64_t vp_chain_cache_get(struct vp_chain_cache *c, const void *tree, const str
 	for (unsigned i = 0; i < sl->gens.n; i++)
 		if (*sl->gens.genp[i] != sl->gens.gen[i])
 			return -1;
+	*row = sl->row;
 	return sl->leaf;
 }
 
 void vp_chain_cache_put(struct vp_chain_cache *c, const void *tree, const struct vp_sample *s,
-			const char *comm, uint32_t leaf, const struct vp_stack_gens *gens)
+			const char *comm, uint32_t leaf, uint32_t row, const struct vp_stack_gens *gens)
 {
 	uint32_t n = (uint32_t)vp_stack_chain_len(s);
 	uint64_t h = chain_hash(tree, s, n);
@@ -98,6 +99,7 @@ void vp_chain_cache_put(struct vp_chain_cache *c, const void *tree, const struct
 	sl->cpumode = s->misc & VP_MISC_CPUMODE_MASK;
 	sl->n = n;
 	sl->leaf = leaf;
+	sl->row = row;
 	sl->gens = *gens;
 	sl->tree = tree;
 }

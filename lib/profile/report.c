@@ -365,12 +365,25 @@ static int wants_paths(const struct loader *l, const struct vp_event_table *t)
 	return l->frames && !t->group && (l->o->children || wants_stacks(l, t));
 }
 
+/* Whether t's rows and stacks hang on samples' addresses and chains alone
+ * (no --caller, own frame, weight or group): the chain cache then answers
+ * for both (on_sample). */
+static int stacks_alone(const struct loader *l, const struct vp_event_table *t)
+{
+	return l->frames && !l->o->caller && !l->o->children && !t->own_frame && !t->weight &&
+	       !t->group && wants_stacks(l, t);
+}
+
+/* s's paths; self went in row rowi of t, its address resolved in a space
+ * whose maps' generation was *flat_genp == flat_gen. looked: on_sample
+ * asked the chain cache already. */
 static int add_paths(struct loader *l, struct vp_event_table *t, const struct vp_sample *s,
-		     const struct vp_row *self)
+		     const struct vp_row *self, uint32_t rowi, const uint32_t *flat_genp,
+		     uint32_t flat_gen, int looked)
 {
 	struct vp_stack st;
 	struct vp_stack_gens gens;
-	uint32_t leaf;
+	uint32_t leaf, was;
 	int r = 0;
 
 	/* Stacks alone: a chain met before, its maps unchanged, goes where it
@@ -378,13 +391,15 @@ static int add_paths(struct loader *l, struct vp_event_table *t, const struct vp
 	 * finding them in the tree again). */
 	if (!l->o->children && wants_stacks(l, t)) {
 		const char *comm = vp_session_comm_of(l->sc.session, s->pid, s->tid);
-		int64_t at = t->stacks ? vp_chain_cache_get(l->chains, t->stacks, s, comm) : -1;
+		int64_t at = !looked && t->stacks ? vp_chain_cache_get(l->chains, t->stacks, s, comm,
+								       &was) : -1;
 		if (at >= 0)
 			return vp_stack_tree_add_at(t->stacks, 0, (uint32_t)at, self->samples,
 						    self->period);
 		vp_stack_resolve(l->sc.session, s, l->frames, &st, &gens);
+		vp_stack_gens_add(&gens, flat_genp, flat_gen);
 		if ((r = add_stack(l, t, &st, self, &leaf)) == 0)
-			vp_chain_cache_put(l->chains, t->stacks, s, st.comm, leaf, &gens);
+			vp_chain_cache_put(l->chains, t->stacks, s, st.comm, leaf, rowi, &gens);
 		return r;
 	}
 	vp_stack_resolve(l->sc.session, s, l->frames, &st, NULL);
@@ -414,7 +429,26 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	}
 	if (l->plain && !t->weight && !t->group && !t->own_frame)
 		return count_plain(l, t, s);
-	vp_session_resolve(l->sc.session, s->pid, s->misc, s->ip, &res);
+	/* a chain met before: its row and its stack's end, as then */
+	int alone = stacks_alone(l, t);
+	if (alone && t->stacks) {
+		uint32_t ri;
+		int64_t leaf = vp_chain_cache_get(l->chains, t->stacks, s,
+						  vp_session_comm_of(l->sc.session, s->pid, s->tid), &ri);
+		if (leaf >= 0) {
+			t->rows[ri].samples += s->count;
+			t->rows[ri].period += s->period;
+			t->total_samples += s->count;
+			t->total_period += s->period;
+			if (vp_stack_tree_add_at(t->stacks, 0, (uint32_t)leaf, s->count, s->period) < 0)
+				return vp_errorf(l->sc.err, -EINVAL, "'%s': a stack's cached end is not "
+						 "in its tree", vp_perfdata_path(l->pd));
+			return 0;
+		}
+	}
+	const uint32_t *genp;
+	uint32_t gen;
+	vp_session_resolve_gen(l->sc.session, s->pid, s->misc, s->ip, &res, &genp, &gen);
 	if (l->o->caller && s->callchain)
 		resolve_caller(l, s, &res);
 	else if (t->own_frame && s->callchain)
@@ -451,7 +485,8 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 		l->last_key = row;
 		l->last_row = (size_t)at;
 	}
-	if (wants_paths(l, t) && add_paths(l, t, s, &row) < 0)
+	if (wants_paths(l, t) &&
+	    add_paths(l, t, s, &row, (uint32_t)l->last_row, genp, gen, alone) < 0)
 		return vp_errorf(l->sc.err, -ENOMEM, "'%s': out of memory", vp_perfdata_path(l->pd));
 	return 0;
 }

@@ -111,7 +111,7 @@ const char *vp_frame_label_interned(struct vp_label_cache *c, const struct vp_re
 	return label;
 }
 
-static void gens_add(struct vp_stack_gens *g, const uint32_t *genp, uint32_t gen)
+void vp_stack_gens_add(struct vp_stack_gens *g, const uint32_t *genp, uint32_t gen)
 {
 	unsigned i = 0;
 
@@ -158,7 +158,7 @@ void vp_stack_resolve(struct vp_session *session, const struct vp_sample *s,
 		for (size_t i = 0; i < n; i++) {
 			vp_session_resolve_gen(session, s->pid, f[i].cpumode, f[i].ip, &f[i].r, &genp,
 					       &gen);
-			gens_add(gens, genp, gen);
+			vp_stack_gens_add(gens, genp, gen);
 		}
 	} else {
 		for (size_t i = 0; i < n; i++)

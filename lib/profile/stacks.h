@@ -90,6 +90,9 @@ struct vp_stack_gens {
 	unsigned n;
 	int kept;
 };
+/* One more space and its maps' generation into g (kept 0 when genp is
+ * NULL or g has no room). */
+void vp_stack_gens_add(struct vp_stack_gens *g, const uint32_t *genp, uint32_t gen);
 /* One sample's stack: the walk's own step, for a caller that walks the file
  * itself (the profile loader, which builds tables and stacks in one pass).
  * frames holds VP_STACKS_MAX_FRAMES + 1; out points into it. gens, when

@@ -21,6 +21,7 @@ struct vp_process {
 struct vp_procs {
 	struct vp_u64map procs;		/* pid -> struct vp_process */
 	struct vp_u64map threads;	/* tid -> its pid and comm */
+	struct vp_thread *last;		/* the thread thread_get gave last */
 	struct vp_strpool *pool;	/* comms interned here */
 	const char *path;		/* the recording, for warnings */
 	const char *unknown;		/* "[unknown]", interned */

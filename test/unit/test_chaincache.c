@@ -1,7 +1,8 @@
 /* The loader's chain cache (chaincache.c) answers only for the very chain
  * it was given: the same tree, process, command, sampled address, mode and
- * frames, while every space the frames resolved in keeps its maps; and a
- * stack whose frames it could not vouch for is not kept. */
+ * frames, while every space the frames and the address resolved in keeps
+ * its maps, with the node and the row it was given; and a stack whose
+ * frames it could not vouch for is not kept. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,53 +45,56 @@ static void answers_for_its_chain_only(void **state)
 	struct vp_stack_gens g = { { &maps, &kernel }, { 7, 3 }, 2, 1 };
 	struct vp_sample s = sample(42, 0x401000, 3), t;
 	const char *comm = "prog", *other_comm = "prog2";
+	uint32_t row;
 
 	assert_non_null(c);
-	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm), -1);
-	vp_chain_cache_put(c, &tree, &s, comm, 17, &g);
-	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm), 17);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm, &row), -1);
+	vp_chain_cache_put(c, &tree, &s, comm, 17, 1017, &g);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm, &row), 17);
+	assert_int_equal(row, 1017);	/* and the row it went in */
 
-	assert_int_equal(vp_chain_cache_get(c, &other_tree, &s, comm), -1);
-	assert_int_equal(vp_chain_cache_get(c, &tree, &s, other_comm), -1);
+	assert_int_equal(vp_chain_cache_get(c, &other_tree, &s, comm, &row), -1);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, other_comm, &row), -1);
 	t = sample(43, 0x401000, 3);
-	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm), -1);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm, &row), -1);
 	t = sample(42, 0x401004, 3);
-	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm), -1);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm, &row), -1);
 	t = sample(42, 0x401000, 2);
-	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm), -1);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm, &row), -1);
 	t = sample(42, 0x401000, 3);
 	t.misc = PERF_RECORD_MISC_KERNEL;
-	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm), -1);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm, &row), -1);
 	uint64_t moved[3] = { 0x401000, 0x402000, 0x403008 };
 	t = sample(42, 0x401000, 3);
 	t.callchain = moved;
-	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm), -1);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm, &row), -1);
 
 	/* a map change in any space the frames resolved in: no answer */
 	maps = 8;
-	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm), -1);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm, &row), -1);
 	maps = 7;
-	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm), 17);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm, &row), 17);
 	kernel = 4;
-	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm), -1);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm, &row), -1);
 
 	/* put again: the new answer, with the gens now */
 	g.gen[1] = 4;
-	vp_chain_cache_put(c, &tree, &s, comm, 21, &g);
-	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm), 21);
+	vp_chain_cache_put(c, &tree, &s, comm, 21, 1021, &g);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm, &row), 21);
+	assert_int_equal(row, 1021);
 
 	/* frames it could not vouch for: not kept, and the old answer is gone */
 	g.kept = 0;
-	vp_chain_cache_put(c, &tree, &s, comm, 23, &g);
-	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm), -1);
+	vp_chain_cache_put(c, &tree, &s, comm, 23, 1023, &g);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm, &row), -1);
 
 	/* no callchain at all: the sampled address alone is the key */
 	t = sample(42, 0x401000, 0);
 	t.callchain = NULL;
 	g.kept = 1;
-	vp_chain_cache_put(c, &tree, &t, comm, 5, &g);
-	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm), 5);
-	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm), -1);
+	vp_chain_cache_put(c, &tree, &t, comm, 5, 1005, &g);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &t, comm, &row), 5);
+	assert_int_equal(vp_chain_cache_get(c, &tree, &s, comm, &row), -1);
 	vp_chain_cache_free(c);
 	vp_chain_cache_free(NULL);
 }
@@ -106,40 +110,38 @@ static void many_chains(void **state)
 	struct vp_stack_gens g = { { &maps }, { 1 }, 1, 1 };
 	size_t hits = 0;
 	const char *comm = "p";
+	uint32_t row;
 
 	for (uint32_t i = 0; i < 20000; i++) {
 		struct vp_sample s = sample(100 + i % 7, 0x400000 + 16 * (uint64_t)i, 3);
-		vp_chain_cache_put(c, &tree, &s, comm, i + 1, &g);
+		vp_chain_cache_put(c, &tree, &s, comm, i + 1, i + 1001, &g);
 	}
 	for (uint32_t i = 0; i < 20000; i++) {
 		struct vp_sample s = sample(100 + i % 7, 0x400000 + 16 * (uint64_t)i, 3);
-		int64_t at = vp_chain_cache_get(c, &tree, &s, comm);
-		assert_true(at == -1 || at == (int64_t)i + 1);
+		int64_t at = vp_chain_cache_get(c, &tree, &s, comm, &row);
+		assert_true(at == -1 || (at == (int64_t)i + 1 && row == i + 1001));
 		hits += at >= 0;
 	}
 	assert_true(hits > 1000);
 	vp_chain_cache_free(c);
 }
 
-/* End to end: one chain sampled before and after its process maps another
- * object where the first was. The loader's tree must name the frames by
- * each object in turn: a cache that outlived the map would put the second
- * sample on the first's path. */
-static void a_remap_is_a_new_path(void **state)
+/* A file of one process's samples, each with chain frames: 3 while libA
+ * is mapped at 0x400000, then 2 once libB is mapped there; loaded with
+ * stacks. */
+static struct vp_profile *remapped(const char *dir, uint16_t misc, const uint64_t *frames,
+				   uint64_t nframes)
 {
-	(void)state;
 	static uint64_t ids[1] = { 7 };
 	struct vp_pdw_event ev = { .name = "cpu-clock", .ids = ids, .nids = 1 };
 	struct vp_pdw_features feat = { .nr_cpus_avail = 1, .nr_cpus_online = 1 };
 	struct vp_error err = { 0 };
 	struct vp_pdw *w;
-	static const uint64_t frames[3] = { PERF_CONTEXT_USER, 0x401000, 0x402000 };
-	uint8_t smp[VP_TEST_SAMPLE_CHAIN_SIZE(3)];
-	size_t size = vp_test_sample_chain(smp, PERF_RECORD_MISC_USER, 0x401000, 0, 42, 0, 1000,
-					   frames, 3);
-	char dir[64], path[128];
+	uint8_t smp[VP_TEST_SAMPLE_CHAIN_SIZE(4)];
+	size_t size = vp_test_sample_chain(smp, misc, 0x401000, 0, 42, 0, 1000, frames, nframes);
+	char path[128];
 
-	assert_int_equal(vp_test_mkdtemp(dir, "chains"), 0);
+	assert_true(nframes <= 4);
 	snprintf(path, sizeof(path), "%s/remap.data", dir);
 	vp_test_cpu_clock_attr(&ev.attr);
 	ev.attr.sample_type |= PERF_SAMPLE_CALLCHAIN;	/* after PERIOD, as the fixture writes it */
@@ -163,6 +165,32 @@ static void a_remap_is_a_new_path(void **state)
 	lo.stacks = 1;
 	lo.threads = 1;
 	assert_int_equal(vp_profile_from_perfdata(path, &lo, &p, &err), 0);
+	return p;
+}
+
+/* The samples of the table's rows whose object is named so. */
+static uint64_t row_samples(const struct vp_event_table *t, const char *dso)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < t->nrows; i++)
+		if (t->rows[i].dso && strstr(t->rows[i].dso, dso))
+			n += t->rows[i].samples;
+	return n;
+}
+
+/* End to end: one chain sampled before and after its process maps another
+ * object where the first was. The loader's tree and rows must name the
+ * frames and the address by each object in turn: a cache that outlived the
+ * map would put the second sample on the first's path and row. */
+static void a_remap_is_a_new_path(void **state)
+{
+	(void)state;
+	static const uint64_t frames[3] = { PERF_CONTEXT_USER, 0x401000, 0x402000 };
+	char dir[64];
+
+	assert_int_equal(vp_test_mkdtemp(dir, "chains"), 0);
+	struct vp_profile *p = remapped(dir, PERF_RECORD_MISC_USER, frames, 3);
 	const struct vp_stack_tree *t = p->tables[0]->stacks;
 	assert_non_null(t);
 	/* root, prog, and per object the chain's two frames */
@@ -176,6 +204,27 @@ static void a_remap_is_a_new_path(void **state)
 	assert_int_equal(vp_stack_tree_value(t, b, 0)->samples, 2);
 	uint32_t leaf_b = vp_stack_tree_node(t, b)->child;
 	assert_int_equal(vp_stack_tree_value(t, leaf_b, 0)->self_samples, 2);
+	assert_int_equal(row_samples(p->tables[0], "libA.so"), 3);
+	assert_int_equal(row_samples(p->tables[0], "libB.so"), 2);
+	vp_profile_free(p);
+	assert_int_equal(vp_test_rmtree(dir), 0);
+}
+
+/* The same with a chain read as the kernel's whose frame is the sampled
+ * user address: the chain's frame resolves in the kernel's space, which
+ * the remap leaves alone, and the row by the process's maps, which it
+ * changes. The row must follow the remap. */
+static void a_remap_moves_the_row_of_a_kernel_chain(void **state)
+{
+	(void)state;
+	static const uint64_t frames[2] = { PERF_CONTEXT_KERNEL, 0x401000 };
+	char dir[64];
+
+	assert_int_equal(vp_test_mkdtemp(dir, "chains"), 0);
+	struct vp_profile *p = remapped(dir, PERF_RECORD_MISC_USER, frames, 2);
+	assert_non_null(p->tables[0]->stacks);
+	assert_int_equal(row_samples(p->tables[0], "libA.so"), 3);
+	assert_int_equal(row_samples(p->tables[0], "libB.so"), 2);
 	vp_profile_free(p);
 	assert_int_equal(vp_test_rmtree(dir), 0);
 }
@@ -186,6 +235,7 @@ int main(void)
 		cmocka_unit_test(answers_for_its_chain_only),
 		cmocka_unit_test(many_chains),
 		cmocka_unit_test(a_remap_is_a_new_path),
+		cmocka_unit_test(a_remap_moves_the_row_of_a_kernel_chain),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
