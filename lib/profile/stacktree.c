@@ -221,32 +221,62 @@ void vp_stack_tree_totals(struct vp_stack_tree *t)
 	t->deferred = 0;
 }
 
+/* src's names as interned in dst's pool, by src's pointer: a tree holds
+ * far fewer names than nodes, and interning each node's name and object
+ * again was half the merge (a compare of 2 x 3 -g runs: 34.3 M -> 18.2 M
+ * instructions). */
+#define MERGE_NAMES 4096
+struct merge_name {
+	const char *src, *dst;
+};
+
+static const char *merge_intern(struct merge_name *memo, struct vp_strpool *pool, const char *s)
+{
+	struct merge_name *e = &memo[vp_hash_u64((uint64_t)(uintptr_t)s) & (MERGE_NAMES - 1)];
+
+	if (e->src != s) {
+		const char *in = vp_strpool_intern(pool, s);
+		if (!in)
+			return NULL;
+		*e = (struct merge_name){ s, in };
+	}
+	return e->dst;
+}
+
 int vp_stack_tree_merge(struct vp_stack_tree *dst, size_t dst_side, const struct vp_stack_tree *src,
 			size_t src_side)
 {
+	struct merge_name *memo;
 	uint32_t *map;
 
 	if (dst_side >= dst->nsides || src_side >= src->nsides)
 		return -EINVAL;
-	if (!(map = malloc(src->n * sizeof(*map))))
+	map = malloc(src->n * sizeof(*map));
+	memo = calloc(MERGE_NAMES, sizeof(*memo));
+	if (!map || !memo) {
+		free(map);
+		free(memo);
 		return -ENOMEM;
+	}
 	map[0] = 0;
 	add_value(dst, 0, dst_side, &src->vals[src_side]);
 	/* parents come before their children in src's array */
 	for (size_t i = 1; i < src->n; i++) {
 		const struct vp_stack_node *s = &src->nodes[i];
-		const char *name = vp_strpool_intern(dst->pool, s->name);
-		const char *dso = s->dso ? vp_strpool_intern(dst->pool, s->dso) : NULL;
+		const char *name = merge_intern(memo, dst->pool, s->name);
+		const char *dso = s->dso ? merge_intern(memo, dst->pool, s->dso) : NULL;
 		int64_t at = name && (dso || !s->dso) ? child_of(dst, map[s->parent], name, dso, s->domain)
 						      : -ENOMEM;
 		if (at < 0) {
 			free(map);
+			free(memo);
 			return -ENOMEM;
 		}
 		map[i] = (uint32_t)at;
 		add_value(dst, (uint32_t)at, dst_side, &src->vals[i * src->nsides + src_side]);
 	}
 	free(map);
+	free(memo);
 	return 0;
 }
 
