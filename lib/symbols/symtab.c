@@ -69,6 +69,7 @@ struct vp_symtab {
 	uint64_t *pts;
 	uint32_t *ans;
 	size_t npts;
+	struct vp_count_index starts_index, pts_index;	/* narrow the searches */
 	int sealed, demangle;
 	struct chunk *chunks;	/* names and demangled names */
 	size_t chunk_size;	/* the next chunk's: doubling up to CHUNK_MAX */
@@ -152,6 +153,8 @@ void vp_symtab_free(struct vp_symtab *t)
 	vp_bulk_free(t->starts, t->olen * sizeof(*t->starts));
 	free(t->pts);
 	free(t->ans);
+	vp_count_index_free(&t->starts_index);
+	vp_count_index_free(&t->pts_index);
 	free(t);
 }
 
@@ -954,6 +957,7 @@ static void flatten_walk(struct vp_symtab *t)
 	}
 	t->pts = pts;
 	t->npts = k;
+	vp_count_index_build(&t->pts_index, pts, k);	/* without, the search is longer */
 }
 
 /* The lookups' arrays, else the tree that find() walks: 0, or -ENOMEM
@@ -980,14 +984,10 @@ static int flatten(struct vp_symtab *t)
 		return build_tree(t);	/* find() then walks it */
 	for (size_t i = 0; i < t->norder; i++)
 		t->starts[i] = t->syms[t->order[i]].start;
+	vp_count_index_build(&t->starts_index, t->starts, t->norder);	/* without, the search is longer */
 	return 0;
 }
 
-/* The last of n sorted values at or below ip, as its index + 1 (0: none). */
-static size_t at_or_below(const uint64_t *v, size_t n, uint64_t ip)
-{
-	return vp_count_at_or_below(v, n, sizeof(*v), 0, ip);
-}
 
 int vp_symtab_seal(struct vp_symtab *t)
 {
@@ -1030,12 +1030,12 @@ const struct vp_sym *vp_symtab_find(const struct vp_symtab *t, uint64_t ip)
 	if (!t)
 		return NULL;
 	if (t->starts) {	/* disjoint: the last start at or below ip, if it holds ip */
-		size_t i = at_or_below(t->starts, t->norder, ip);
+		size_t i = vp_count_index_at_or_below(&t->starts_index, t->starts, t->norder, ip);
 		const struct vp_sym *s = i ? &t->syms[t->order[i - 1]] : NULL;
 		return s && (ip < s->end || ip == s->start) ? s : NULL;
 	}
 	if (t->pts) {
-		size_t i = at_or_below(t->pts, t->npts, ip);
+		size_t i = vp_count_index_at_or_below(&t->pts_index, t->pts, t->npts, ip);
 		n = i ? t->ans[i - 1] : NIL;
 	} else {
 		/* Not sealed (the loader's own thread): perf's walk, on the tree
