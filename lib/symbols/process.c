@@ -34,7 +34,7 @@ struct vp_process *vp_procs_get(struct vp_procs *s, uint32_t pid)
 
 /* A thread is made once and kept, whatever its pid: the last one asked
  * for answers most samples (a compare of -g runs looked a thread up for
- * each, 68 instructions of its ~1500 a sample). */
+ * each, 68 instructions of the ~1600 a sample costs there). */
 static struct vp_thread *thread_get(struct vp_procs *s, uint32_t pid, uint32_t tid)
 {
 	struct vp_thread *t = s->last && s->last->tid == tid ? s->last : vp_u64map_get(&s->threads, tid);

@@ -988,7 +988,6 @@ static int flatten(struct vp_symtab *t)
 	return 0;
 }
 
-
 int vp_symtab_seal(struct vp_symtab *t)
 {
 	size_t live = 0;
