@@ -232,6 +232,15 @@ static int pending_add(struct loader *l, struct vp_event_table *t, const struct 
 	return 1;
 }
 
+/* One more sample in a row t already has: its counts and the table's. */
+static void count_again(struct vp_event_table *t, size_t row, uint64_t samples, uint64_t period)
+{
+	t->rows[row].samples += samples;
+	t->rows[row].period += period;
+	t->total_samples += samples;
+	t->total_period += period;
+}
+
 static int count_plain(struct loader *l, struct vp_event_table *t, const struct vp_sample *s)
 {
 	unsigned cpumode = s->misc & VP_MISC_CPUMODE_MASK;
@@ -244,10 +253,7 @@ static int count_plain(struct loader *l, struct vp_event_table *t, const struct 
 
 	if (c->ip == s->ip && c->pid == s->pid && c->cpumode == cpumode && c->t == t && c->genp &&
 	    *c->genp == c->gen) {
-		t->rows[c->row].samples += s->count;
-		t->rows[c->row].period += s->period;
-		t->total_samples += s->count;
-		t->total_period += s->period;
+		count_again(t, c->row, s->count, s->period);
 		return 0;
 	}
 	vp_session_resolve_gen(l->sc.session, s->pid, cpumode, s->ip, &res, &genp, &gen);
@@ -365,34 +371,34 @@ static int wants_paths(const struct loader *l, const struct vp_event_table *t)
 	return l->frames && !t->group && (l->o->children || wants_stacks(l, t));
 }
 
-/* Whether t's rows and stacks hang on samples' addresses and chains alone
- * (no --caller, own frame, weight or group): the chain cache then answers
- * for both (on_sample). */
-static int stacks_alone(const struct loader *l, const struct vp_event_table *t)
+/* Stacks alone (no --children): a chain met before, its maps unchanged,
+ * goes where it went (a third of compare's time on -g runs was naming
+ * frames and finding them in the tree again). */
+static int chains_cached(const struct loader *l, const struct vp_event_table *t)
 {
-	return l->frames && !l->o->caller && !l->o->children && !t->own_frame && !t->weight &&
-	       !t->group && wants_stacks(l, t);
+	return l->frames && !t->group && !l->o->children && wants_stacks(l, t);
+}
+
+/* And its row too, when t's rows hang on the sampled address alone (no
+ * --caller, own frame or weight). */
+static int rows_cached(const struct loader *l, const struct vp_event_table *t)
+{
+	return chains_cached(l, t) && !l->o->caller && !t->own_frame && !t->weight;
 }
 
 /* s's paths; self went in row rowi of t, its address resolved in a space
- * whose maps' generation was *flat_genp == flat_gen. looked: on_sample
- * asked the chain cache already. */
+ * whose maps' generation was *flat_genp == flat_gen. at: where the chain
+ * cache says s's stack ends, -1 when it does not. */
 static int add_paths(struct loader *l, struct vp_event_table *t, const struct vp_sample *s,
 		     const struct vp_row *self, uint32_t rowi, const uint32_t *flat_genp,
-		     uint32_t flat_gen, int looked)
+		     uint32_t flat_gen, int64_t at)
 {
 	struct vp_stack st;
 	struct vp_stack_gens gens;
-	uint32_t leaf, was;
+	uint32_t leaf;
 	int r = 0;
 
-	/* Stacks alone: a chain met before, its maps unchanged, goes where it
-	 * went (a third of compare's time on -g runs was naming frames and
-	 * finding them in the tree again). */
-	if (!l->o->children && wants_stacks(l, t)) {
-		const char *comm = vp_session_comm_of(l->sc.session, s->pid, s->tid);
-		int64_t at = !looked && t->stacks ? vp_chain_cache_get(l->chains, t->stacks, s, comm,
-								       &was) : -1;
+	if (chains_cached(l, t)) {
 		if (at >= 0)
 			return vp_stack_tree_add_at(t->stacks, 0, (uint32_t)at, self->samples,
 						    self->period);
@@ -429,22 +435,18 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	}
 	if (l->plain && !t->weight && !t->group && !t->own_frame)
 		return count_plain(l, t, s);
-	/* a chain met before: its row and its stack's end, as then */
-	int alone = stacks_alone(l, t);
-	if (alone && t->stacks) {
-		uint32_t ri;
-		int64_t leaf = vp_chain_cache_get(l->chains, t->stacks, s,
-						  vp_session_comm_of(l->sc.session, s->pid, s->tid), &ri);
-		if (leaf >= 0) {
-			t->rows[ri].samples += s->count;
-			t->rows[ri].period += s->period;
-			t->total_samples += s->count;
-			t->total_period += s->period;
-			if (vp_stack_tree_add_at(t->stacks, 0, (uint32_t)leaf, s->count, s->period) < 0)
-				return vp_errorf(l->sc.err, -EINVAL, "'%s': a stack's cached end is not "
-						 "in its tree", vp_perfdata_path(l->pd));
-			return 0;
-		}
+	/* a chain met before: its stack's end, and its row, as then */
+	int64_t leaf = -1;
+	uint32_t ri = 0;
+	if (t->stacks && chains_cached(l, t))
+		leaf = vp_chain_cache_get(l->chains, t->stacks, s,
+					  vp_session_comm_of(l->sc.session, s->pid, s->tid), &ri);
+	if (leaf >= 0 && rows_cached(l, t)) {
+		count_again(t, ri, s->count, s->period);
+		if (vp_stack_tree_add_at(t->stacks, 0, (uint32_t)leaf, s->count, s->period) < 0)
+			return vp_errorf(l->sc.err, -EINVAL, "'%s': a stack's cached end is not in its "
+					 "tree", vp_perfdata_path(l->pd));
+		return 0;
 	}
 	const uint32_t *genp;
 	uint32_t gen;
@@ -473,10 +475,7 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	if (t == l->last_table && row.symbol == l->last_key.symbol && row.dso == l->last_key.dso &&
 	    row.domain == l->last_key.domain && row.comm == l->last_key.comm &&
 	    row.pid == l->last_key.pid) {
-		t->rows[l->last_row].samples += row.samples;
-		t->rows[l->last_row].period += row.period;
-		t->total_samples += row.samples;
-		t->total_period += row.period;
+		count_again(t, l->last_row, row.samples, row.period);
 	} else {
 		int at = vp_table_add(t, &row);
 		if (at < 0)
@@ -486,7 +485,7 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 		l->last_row = (size_t)at;
 	}
 	if (wants_paths(l, t) &&
-	    add_paths(l, t, s, &row, (uint32_t)l->last_row, genp, gen, alone) < 0)
+	    add_paths(l, t, s, &row, (uint32_t)l->last_row, genp, gen, leaf) < 0)
 		return vp_errorf(l->sc.err, -ENOMEM, "'%s': out of memory", vp_perfdata_path(l->pd));
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* The count index (see search.h). */
 #include "search.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 /* Arrays this short search fast enough whole. */

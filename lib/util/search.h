@@ -3,7 +3,6 @@
 #ifndef VP_SEARCH_H
 #define VP_SEARCH_H
 
-#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
