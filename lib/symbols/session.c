@@ -518,21 +518,6 @@ uint32_t vp_session_kernel_gen(const struct vp_session *s)
 	return s->host.gen;
 }
 
-uint64_t vp_session_sample_space(uint32_t pid, unsigned cpumode)
-{
-	switch (cpumode & VP_MISC_CPUMODE_MASK) {
-	case PERF_RECORD_MISC_KERNEL:
-		return VP_SPACE_KERNEL;
-	case PERF_RECORD_MISC_GUEST_KERNEL:
-		return VP_SPACE_GUEST_KERNEL;
-	case PERF_RECORD_MISC_USER:
-	case PERF_RECORD_MISC_CPUMODE_UNKNOWN:
-		return pid;
-	default:	/* hypervisor, guest user: nothing on this side can name them */
-		return VP_SPACE_NONE;
-	}
-}
-
 uint64_t vp_session_space_fp(struct vp_session *s, uint64_t space)
 {
 	const struct vp_process *p;

@@ -127,7 +127,22 @@ int vp_session_map_of(struct vp_session *s, uint32_t pid, unsigned cpumode, uint
 #define VP_SPACE_KERNEL		(1ull << 32)
 #define VP_SPACE_GUEST_KERNEL	(2ull << 32)
 #define VP_SPACE_NONE		(3ull << 32)	/* nothing here names it: hypervisor, guest user */
-uint64_t vp_session_sample_space(uint32_t pid, unsigned cpumode);
+/* Inline: the count asks it of every sample (as a call, 1.3% of the
+ * instructions of a compare of two flat files). */
+static inline uint64_t vp_session_sample_space(uint32_t pid, unsigned cpumode)
+{
+	switch (cpumode & VP_MISC_CPUMODE_MASK) {
+	case PERF_RECORD_MISC_KERNEL:
+		return VP_SPACE_KERNEL;
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		return VP_SPACE_GUEST_KERNEL;
+	case PERF_RECORD_MISC_USER:
+	case PERF_RECORD_MISC_CPUMODE_UNKNOWN:
+		return pid;
+	default:	/* hypervisor, guest user: nothing on this side can name them */
+		return VP_SPACE_NONE;
+	}
+}
 uint64_t vp_session_mmap_space(const struct vp_mmap_event *m);
 /* 0 for a process not seen yet (it resolves like one without maps). */
 uint64_t vp_session_space_fp(struct vp_session *s, uint64_t space);
