@@ -386,12 +386,22 @@ static int rows_cached(const struct loader *l, const struct vp_event_table *t)
 	return chains_cached(l, t) && !l->o->caller && !t->own_frame && !t->weight;
 }
 
-/* s's paths; self went in row rowi of t, its address resolved in a space
- * whose maps' generation was *flat_genp == flat_gen. at: where the chain
- * cache says s's stack ends, -1 when it does not. */
+/* A sample's counts at leaf, where the chain cache says its stack ended. */
+static int add_at_leaf(struct loader *l, struct vp_event_table *t, int64_t leaf, uint64_t samples,
+		       uint64_t period)
+{
+	if (vp_stack_tree_add_at(t->stacks, 0, (uint32_t)leaf, samples, period) < 0)
+		return vp_errorf(l->sc.err, -EINVAL, "'%s': a stack's cached end is not in its tree",
+				 vp_perfdata_path(l->pd));
+	return 0;
+}
+
+/* s's paths, its chain not in the chain cache; self went in row rowi of t,
+ * its address resolved in a space whose maps' generation was *flat_genp ==
+ * flat_gen. */
 static int add_paths(struct loader *l, struct vp_event_table *t, const struct vp_sample *s,
 		     const struct vp_row *self, uint32_t rowi, const uint32_t *flat_genp,
-		     uint32_t flat_gen, int64_t at)
+		     uint32_t flat_gen)
 {
 	struct vp_stack st;
 	struct vp_stack_gens gens;
@@ -399,9 +409,6 @@ static int add_paths(struct loader *l, struct vp_event_table *t, const struct vp
 	int r = 0;
 
 	if (chains_cached(l, t)) {
-		if (at >= 0)
-			return vp_stack_tree_add_at(t->stacks, 0, (uint32_t)at, self->samples,
-						    self->period);
 		vp_stack_resolve(l->sc.session, s, l->frames, &st, &gens);
 		vp_stack_gens_add(&gens, flat_genp, flat_gen);
 		if ((r = add_stack(l, t, &st, self, &leaf)) == 0)
@@ -443,10 +450,7 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 					  vp_session_comm_of(l->sc.session, s->pid, s->tid), &ri);
 	if (leaf >= 0 && rows_cached(l, t)) {
 		count_again(t, ri, s->count, s->period);
-		if (vp_stack_tree_add_at(t->stacks, 0, (uint32_t)leaf, s->count, s->period) < 0)
-			return vp_errorf(l->sc.err, -EINVAL, "'%s': a stack's cached end is not in its "
-					 "tree", vp_perfdata_path(l->pd));
-		return 0;
+		return add_at_leaf(l, t, leaf, s->count, s->period);
 	}
 	const uint32_t *genp;
 	uint32_t gen;
@@ -484,8 +488,9 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 		l->last_key = row;
 		l->last_row = (size_t)at;
 	}
-	if (wants_paths(l, t) &&
-	    add_paths(l, t, s, &row, (uint32_t)l->last_row, genp, gen, leaf) < 0)
+	if (leaf >= 0)	/* chains_cached, so wants_paths */
+		return add_at_leaf(l, t, leaf, row.samples, row.period);
+	if (wants_paths(l, t) && add_paths(l, t, s, &row, (uint32_t)l->last_row, genp, gen) < 0)
 		return vp_errorf(l->sc.err, -ENOMEM, "'%s': out of memory", vp_perfdata_path(l->pd));
 	return 0;
 }

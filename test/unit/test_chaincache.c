@@ -126,14 +126,14 @@ static void many_chains(void **state)
 	vp_chain_cache_free(c);
 }
 
-/* A file of one process's samples, each with chain frames: 3 while libA
- * is mapped at 0x400000, then 2 once libB is mapped there; loaded with
- * stacks. */
-static struct vp_profile *remapped(const char *dir, uint16_t misc, const uint64_t *frames,
-				   uint64_t nframes)
+/* A file of one process's samples of event, each with chain frames: 3
+ * while libA is mapped at 0x400000, then 2 once libB is mapped there;
+ * loaded with stacks. */
+static struct vp_profile *remapped(const char *dir, const char *event, uint16_t misc,
+				   const uint64_t *frames, uint64_t nframes)
 {
 	static uint64_t ids[1] = { 7 };
-	struct vp_pdw_event ev = { .name = "cpu-clock", .ids = ids, .nids = 1 };
+	struct vp_pdw_event ev = { .name = event, .ids = ids, .nids = 1 };
 	struct vp_pdw_features feat = { .nr_cpus_avail = 1, .nr_cpus_online = 1 };
 	struct vp_error err = { 0 };
 	struct vp_pdw *w;
@@ -179,6 +179,18 @@ static uint64_t row_samples(const struct vp_event_table *t, const char *dso)
 	return n;
 }
 
+/* The nodes of libA's and libB's paths, under the process's node. */
+static void lib_nodes(const struct vp_stack_tree *t, uint32_t *a, uint32_t *b)
+{
+	uint32_t prog = vp_stack_tree_node(t, 0)->child;
+
+	assert_string_equal(vp_stack_tree_node(t, prog)->name, "prog");
+	*a = vp_stack_tree_node(t, prog)->child;
+	*b = vp_stack_tree_node(t, *a)->next;
+	assert_string_equal(vp_stack_tree_node(t, *a)->name, "[libA.so]");
+	assert_string_equal(vp_stack_tree_node(t, *b)->name, "[libB.so]");
+}
+
 /* End to end: one chain sampled before and after its process maps another
  * object where the first was. The loader's tree and rows must name the
  * frames and the address by each object in turn: a cache that outlived the
@@ -190,16 +202,13 @@ static void a_remap_is_a_new_path(void **state)
 	char dir[64];
 
 	assert_int_equal(vp_test_mkdtemp(dir, "chains"), 0);
-	struct vp_profile *p = remapped(dir, PERF_RECORD_MISC_USER, frames, 3);
+	struct vp_profile *p = remapped(dir, "cpu-clock", PERF_RECORD_MISC_USER, frames, 3);
 	const struct vp_stack_tree *t = p->tables[0]->stacks;
 	assert_non_null(t);
 	/* root, prog, and per object the chain's two frames */
 	assert_int_equal(vp_stack_tree_count(t), 6);
-	uint32_t prog = vp_stack_tree_node(t, 0)->child;
-	assert_string_equal(vp_stack_tree_node(t, prog)->name, "prog");
-	uint32_t a = vp_stack_tree_node(t, prog)->child, b = vp_stack_tree_node(t, a)->next;
-	assert_string_equal(vp_stack_tree_node(t, a)->name, "[libA.so]");
-	assert_string_equal(vp_stack_tree_node(t, b)->name, "[libB.so]");
+	uint32_t a, b;
+	lib_nodes(t, &a, &b);
 	assert_int_equal(vp_stack_tree_value(t, a, 0)->samples, 3);
 	assert_int_equal(vp_stack_tree_value(t, b, 0)->samples, 2);
 	uint32_t leaf_b = vp_stack_tree_node(t, b)->child;
@@ -221,10 +230,36 @@ static void a_remap_moves_the_row_of_a_kernel_chain(void **state)
 	char dir[64];
 
 	assert_int_equal(vp_test_mkdtemp(dir, "chains"), 0);
-	struct vp_profile *p = remapped(dir, PERF_RECORD_MISC_USER, frames, 2);
+	struct vp_profile *p = remapped(dir, "cpu-clock", PERF_RECORD_MISC_USER, frames, 2);
 	assert_non_null(p->tables[0]->stacks);
 	assert_int_equal(row_samples(p->tables[0], "libA.so"), 3);
 	assert_int_equal(row_samples(p->tables[0], "libB.so"), 2);
+	vp_profile_free(p);
+	assert_int_equal(vp_test_rmtree(dir), 0);
+}
+
+/* The same chain as off-CPU time, whose rows go to the program's own
+ * frame (not the sampled address): the chain cache gives the stack's end
+ * but not the row, and the samples it answers for must count in the tree
+ * once each. */
+static void a_cached_chain_with_its_own_row(void **state)
+{
+	(void)state;
+	static const uint64_t frames[3] = { PERF_CONTEXT_USER, 0x401000, 0x402000 };
+	char dir[64];
+
+	assert_int_equal(vp_test_mkdtemp(dir, "chains"), 0);
+	struct vp_profile *p = remapped(dir, "offcpu-time", PERF_RECORD_MISC_USER, frames, 3);
+	const struct vp_event_table *e = p->tables[0];
+	assert_true(e->own_frame);
+	const struct vp_stack_tree *t = e->stacks;
+	assert_non_null(t);
+	uint32_t a, b;
+	lib_nodes(t, &a, &b);
+	/* 2 of libA's 3 samples and 1 of libB's 2 come from the cache */
+	assert_int_equal(vp_stack_tree_value(t, a, 0)->samples, 3);
+	assert_int_equal(vp_stack_tree_value(t, b, 0)->samples, 2);
+	assert_int_equal(e->total_samples, 5);
 	vp_profile_free(p);
 	assert_int_equal(vp_test_rmtree(dir), 0);
 }
@@ -236,6 +271,7 @@ int main(void)
 		cmocka_unit_test(many_chains),
 		cmocka_unit_test(a_remap_is_a_new_path),
 		cmocka_unit_test(a_remap_moves_the_row_of_a_kernel_chain),
+		cmocka_unit_test(a_cached_chain_with_its_own_row),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
