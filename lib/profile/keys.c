@@ -162,10 +162,10 @@ static int sort_by_first(struct vp_key *v, size_t n)
 	return 0;
 }
 
-/* The join, on every thread: each worker's table is cut into one array per partition
- * (a key's partition by its hash), then each partition's arrays become one
- * table (a key several workers saw is one key) and one sorted array; a last
- * pass merges the sorted partitions. */
+/* The join, on every thread: each worker's table is packed by partition,
+ * then each partition's share of every pack (the workers' and the pieces'
+ * counted in the scan) becomes one table (a key several saw is one key)
+ * and one sorted array; a last pass merges the sorted partitions. */
 struct part {
 	struct vp_key *v;
 	size_t n;
@@ -173,68 +173,101 @@ struct part {
 
 struct joiner {
 	struct vp_keys *c;
-	unsigned n;		/* workers, and partitions */
-	struct part *cut;	/* [worker * n + partition] */
-	struct part *sorted;	/* per partition */
+	unsigned n;			/* workers, and partitions */
+	struct vp_keys_pack *cut;	/* the workers' tables packed */
+	const struct vp_keys_pack *packs;
+	size_t npacks;
+	struct part *sorted;		/* per partition */
 };
 
+/* Not by state: a piece's keys are packed before the plan names their states. */
 static unsigned part_of(const struct vp_key *e, unsigned n)
 {
-	return (unsigned)((vp_key_hash(e) >> 40) % n);
+	return (unsigned)((vp_hash_u64(e->ip ^ ((uint64_t)e->evsel << 3) ^ e->cpumode) >> 40) % n);
 }
 
-static int cut_worker(struct joiner *j, unsigned w)
+int vp_keys_pack(struct vp_keys *c, unsigned nparts, struct vp_keys_pack *out)
 {
-	struct vp_keys *c = &j->c[w];
-	struct part *cut = &j->cut[(size_t)w * j->n];
+	size_t *at;
 
-	if (vp_keys_drain(c) < 0)
+	*out = (struct vp_keys_pack){ .nparts = nparts };
+	if (vp_keys_drain(c) < 0 || !(at = calloc((size_t)nparts + 1, sizeof(*at))))
 		return -ENOMEM;
 	for (size_t i = 0; i < c->cap; i++)
 		if (c->e[i].samples)
-			cut[part_of(&c->e[i], j->n)].n++;
-	for (unsigned p = 0; p < j->n; p++) {
-		if (!(cut[p].v = malloc((cut[p].n ? cut[p].n : 1) * sizeof(struct vp_key))))
-			return -ENOMEM;
-		cut[p].n = 0;
+			at[part_of(&c->e[i], nparts) + 1]++;
+	for (unsigned p = 0; p < nparts; p++)
+		at[p + 1] += at[p];
+	if (!(out->k = malloc((at[nparts] ? at[nparts] : 1) * sizeof(*out->k)))) {
+		free(at);
+		return -ENOMEM;
 	}
+	/* at[p] walks partition p's share, then says where the next one begins */
 	for (size_t i = 0; i < c->cap; i++)
-		if (c->e[i].samples) {
-			struct part *to = &cut[part_of(&c->e[i], j->n)];
-			to->v[to->n++] = c->e[i];
-		}
-	table_free(c->e, c->cap);
-	c->e = NULL;
-	c->cap = c->n = 0;
+		if (c->e[i].samples)
+			out->k[at[part_of(&c->e[i], nparts)]++] = c->e[i];
+	memmove(at + 1, at, nparts * sizeof(*at));
+	at[0] = 0;
+	out->at = at;
 	return 0;
+}
+
+void vp_keys_pack_free(struct vp_keys_pack *p)
+{
+	free(p->k);
+	free(p->at);
+	p->k = NULL;
+	p->at = NULL;
+}
+
+static const struct vp_keys_pack *source(const struct joiner *j, size_t s)
+{
+	return s < j->n ? &j->cut[s] : &j->packs[s - j->n];
 }
 
 static int join_part(struct joiner *j, unsigned p)
 {
 	struct vp_keys t = { 0 };
 	struct part *out = &j->sorted[p];
-	size_t total = 0, cap = 4096;
+	const struct vp_keys_pack *only = NULL;
+	size_t most = 0, cap = 4096, sources = 0;
 
-	for (unsigned w = 0; w < j->n; w++)
-		total += j->cut[(size_t)w * j->n + p].n;
-	if (j->n == 1) {	/* one worker: its keys are already one each */
-		*out = j->cut[p];
-		j->cut[p].v = NULL;
+	for (size_t s = 0; s < j->n + j->npacks; s++) {
+		const struct vp_keys_pack *k = source(j, s);
+		size_t n = k->at[p + 1] - k->at[p];
+		if (n) {
+			sources++;
+			only = k;
+			most = n > most ? n : most;
+		}
+	}
+	if (sources <= 1 && (!only || (!only->st && !only->mark && !only->when))) {
+		/* one source as it is (or none): its keys are already one each */
+		if (!(out->v = malloc((most ? most : 1) * sizeof(*out->v))))
+			return -ENOMEM;
+		if (most)
+			memcpy(out->v, only->k + only->at[p], most * sizeof(*out->v));
+		out->n = most;
 	} else {
-		while (cap * 7 < total * 10 + 10)
+		/* each source holds most of the keys it shares with the others */
+		while (cap * 7 < most * 10 + 10)
 			cap *= 2;
 		if (!(t.e = table_new(cap)))
 			return -ENOMEM;
 		t.cap = cap;
-		for (unsigned w = 0; w < j->n; w++) {
-			struct part *in = &j->cut[(size_t)w * j->n + p];
-			for (size_t i = 0; i < in->n; i++)
-				if (keys_add(&t, &in->v[i]) < 0) {
+		for (size_t s = 0; s < j->n + j->npacks; s++) {
+			const struct vp_keys_pack *k = source(j, s);
+			for (size_t i = k->at[p]; i < k->at[p + 1]; i++) {
+				struct vp_key e = k->k[i];
+				if (k->st)
+					e.state = k->st[e.state];
+				e.mark += k->mark;
+				e.when += k->when;
+				if (keys_add(&t, &e) < 0) {
 					table_free(t.e, t.cap);
 					return -ENOMEM;
 				}
-			free(in->v);
-			in->v = NULL;
+			}
 		}
 		if (!(out->v = malloc((t.n ? t.n : 1) * sizeof(*out->v)))) {
 			table_free(t.e, t.cap);
@@ -250,8 +283,15 @@ static int join_part(struct joiner *j, unsigned p)
 
 static int cut_item(void *ctx, unsigned thread, size_t w)
 {
+	struct joiner *j = ctx;
+	struct vp_keys *c = &j->c[w];
+	int r = vp_keys_pack(c, j->n, &j->cut[w]);
+
 	(void)thread;
-	return cut_worker(ctx, (unsigned)w);
+	table_free(c->e, c->cap);
+	c->e = NULL;
+	c->cap = c->n = 0;
+	return r;
 }
 
 static int join_item(void *ctx, unsigned thread, size_t p)
@@ -260,13 +300,17 @@ static int join_item(void *ctx, unsigned thread, size_t p)
 	return join_part(ctx, (unsigned)p);
 }
 
-int vp_keys_join(struct vp_keys *c, unsigned n, struct vp_key **outp, size_t *nout)
+int vp_keys_join(struct vp_keys *c, unsigned n, const struct vp_keys_pack *packs, size_t npacks,
+		 struct vp_key **outp, size_t *nout)
 {
-	struct joiner j = { .c = c, .n = n };
+	struct joiner j = { .c = c, .n = n, .packs = packs, .npacks = npacks };
 	size_t total = 0, *at = NULL;
 	int r = -ENOMEM;
 
-	j.cut = calloc((size_t)n * n, sizeof(*j.cut));
+	for (size_t i = 0; i < npacks; i++)
+		if (packs[i].nparts != n || !packs[i].at)
+			return -EINVAL;
+	j.cut = calloc(n, sizeof(*j.cut));
 	j.sorted = calloc(n, sizeof(*j.sorted));
 	at = calloc(n, sizeof(*at));
 	if (!j.cut || !j.sorted || !at)
@@ -288,8 +332,8 @@ int vp_keys_join(struct vp_keys *c, unsigned n, struct vp_key **outp, size_t *no
 	}
 	r = 0;
 out:
-	for (size_t i = 0; j.cut && i < (size_t)n * n; i++)
-		free(j.cut[i].v);
+	for (unsigned w = 0; j.cut && w < n; w++)
+		vp_keys_pack_free(&j.cut[w]);
 	for (unsigned p = 0; j.sorted && p < n; p++)
 		free(j.sorted[p].v);
 	free(j.cut);

@@ -122,8 +122,30 @@ int vp_keys_drain(struct vp_keys *t);
 /* No keys, the table's memory kept. */
 void vp_keys_clear(struct vp_keys *t);
 void vp_keys_free(struct vp_keys *t);
-/* The n tables' keys (a key in several tables as one) into *out, in perf's
- * order of first samples, on n threads; the tables are emptied. -ENOMEM. */
-int vp_keys_join(struct vp_keys *t, unsigned n, struct vp_key **out, size_t *nout);
+/* A table's keys packed by the join's partitions: partition p's are
+ * k[at[p]] to k[at[p + 1]]. The join takes such packs beside the workers'
+ * tables, each key's state renumbered by st (NULL: as it is) and its first
+ * sample moved on by (mark, when): a piece counted in the scan is packed
+ * there, and joined once the plan has named its states. */
+struct vp_keys_pack {
+	struct vp_key *k;
+	size_t *at;
+	unsigned nparts;
+	const uint32_t *st;
+	uint32_t mark, when;
+};
+
+/* t's keys packed for a join of nparts partitions (t keeps them); -ENOMEM. */
+int vp_keys_pack(struct vp_keys *t, unsigned nparts, struct vp_keys_pack *out);
+static inline size_t vp_keys_pack_n(const struct vp_keys_pack *p)
+{
+	return p->at ? p->at[p->nparts] : 0;
+}
+void vp_keys_pack_free(struct vp_keys_pack *p);
+/* The n tables' keys and the packs' (made for n partitions; a key in
+ * several as one) into *out, in perf's order of first samples, on n
+ * threads; the tables are emptied, the packs left. -ENOMEM. */
+int vp_keys_join(struct vp_keys *t, unsigned n, const struct vp_keys_pack *packs, size_t npacks,
+		 struct vp_key **out, size_t *nout);
 
 #endif

@@ -1,5 +1,5 @@
 /* Sample keys (lib/profile/keys.c): sums and first places after the join,
- * checked against a plain array oracle, and the memory and load of a small table. */
+ * checked against a plain array oracle (pieces' packed keys too), and the memory and load of a small table. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,22 +33,48 @@ static struct vp_key make_key(unsigned id, unsigned sample)
 	};
 }
 
+#define PIECES 4
+
+/* A piece counted in the scan (tally.c): its keys in states of its own
+ * (the file's state + the piece's number, mod 5) and places from its own
+ * start, packed for the join with the way back to the file's. */
+struct piece {
+	struct vp_keys t;
+	struct vp_keys_pack pack;
+	uint32_t st[5];
+};
+
 /* nkeys keys in 14 samples each, spread over the workers with runs of one
- * key, joined; the result against the oracle. */
-static void join_against_oracle(unsigned nkeys, int ring)
+ * key (and over pieces, with pieces), joined; the result against the oracle. */
+static void join_against_oracle(unsigned nkeys, int ring, int pieces)
 {
 	struct vp_keys t[WORKERS];
+	struct piece pc[PIECES];
+	struct vp_keys_pack packs[PIECES];
 	struct want *want = calloc(nkeys, sizeof(*want));
 	struct vp_key *out = NULL;
 	size_t n = 0;
 	unsigned nsamples = nkeys * 14;
 
 	memset(t, 0, sizeof(t));
+	memset(pc, 0, sizeof(pc));
 	assert_non_null(want);
 	for (unsigned s = 0; s < nsamples; s++) {
 		unsigned id = (unsigned)((s / 3 * 2654435761ull) % nkeys);
 		struct vp_key k = make_key(id, s);
-		assert_int_equal(vp_keys_put(&t[s % 7 % WORKERS], &k), 0);
+		if (pieces && s % 7 >= 4) {
+			unsigned i = s / 7 % PIECES;
+			struct vp_key own = k;
+			own.state = (k.state + i) % 5;
+			pc[i].st[own.state] = k.state;
+			k.mark += 20 * i;	/* where the piece's places start: */
+			k.when += 1000 * (PIECES - i);	/* marks overlap, whens order */
+			assert_int_equal(vp_keys_put(&pc[i].t, &own), 0);
+		} else {
+			if (pieces)	/* the pieces' first samples come first */
+				k.when += 5000;
+			assert_int_equal(vp_keys_put(&t[s % 7 % WORKERS], &k), 0);
+		}
 		struct want *w = &want[id];
 		w->samples += k.samples;
 		w->period += k.period;
@@ -59,7 +85,15 @@ static void join_against_oracle(unsigned nkeys, int ring)
 	/* the path taken: keys queued in the ring, or taken at once */
 	for (unsigned w = 0; w < WORKERS; w++)
 		assert_int_equal(t[w].queued != 0, ring);
-	assert_int_equal(vp_keys_join(t, WORKERS, &out, &n), 0);
+	for (unsigned i = 0; pieces && i < PIECES; i++) {
+		assert_int_equal(vp_keys_pack(&pc[i].t, WORKERS, &pc[i].pack), 0);
+		assert_true(vp_keys_pack_n(&pc[i].pack) > 0);
+		pc[i].pack.st = pc[i].st;
+		pc[i].pack.mark = 20 * i;
+		pc[i].pack.when = 1000 * (PIECES - i);
+		packs[i] = pc[i].pack;
+	}
+	assert_int_equal(vp_keys_join(t, WORKERS, packs, pieces ? PIECES : 0, &out, &n), 0);
 	size_t distinct = 0;
 	for (unsigned id = 0; id < nkeys; id++)
 		distinct += want[id].seen;
@@ -81,6 +115,10 @@ static void join_against_oracle(unsigned nkeys, int ring)
 	}
 	for (unsigned w = 0; w < WORKERS; w++)
 		vp_keys_free(&t[w]);
+	for (unsigned i = 0; i < PIECES; i++) {
+		vp_keys_pack_free(&pc[i].pack);
+		vp_keys_free(&pc[i].t);
+	}
 	free(out);
 	free(want);
 }
@@ -89,7 +127,7 @@ static void join_against_oracle(unsigned nkeys, int ring)
 static void join_few_keys_as_the_oracle(void **state)
 {
 	(void)state;
-	join_against_oracle(NKEYS, 0);
+	join_against_oracle(NKEYS, 0, 0);
 }
 
 /* Tens of thousands: tables of 0.75-3 MiB a worker, in the cache, which take
@@ -97,15 +135,24 @@ static void join_few_keys_as_the_oracle(void **state)
 static void join_cached_keys_as_the_oracle(void **state)
 {
 	(void)state;
-	join_against_oracle(20000, 0);
-	join_against_oracle(40000, 0);
+	join_against_oracle(20000, 0, 0);
+	join_against_oracle(40000, 0, 0);
 }
 
 /* Many keys: big tables, whose slots are fetched a ring of keys ahead. */
 static void join_many_keys_as_the_oracle(void **state)
 {
 	(void)state;
-	join_against_oracle(200000, 1);
+	join_against_oracle(200000, 1, 0);
+}
+
+/* Keys of pieces counted in the scan, packed by partition before their
+ * states and places are the file's, beside the workers' tables. */
+static void join_pieces_as_the_oracle(void **state)
+{
+	(void)state;
+	join_against_oracle(NKEYS, 0, 1);
+	join_against_oracle(40000, 0, 1);
 }
 
 /* Resident memory of the process, kB. */
@@ -174,6 +221,7 @@ int main(void)
 		cmocka_unit_test(join_few_keys_as_the_oracle),
 		cmocka_unit_test(join_cached_keys_as_the_oracle),
 		cmocka_unit_test(join_many_keys_as_the_oracle),
+		cmocka_unit_test(join_pieces_as_the_oracle),
 		cmocka_unit_test(small_table_holds_small_memory),
 		cmocka_unit_test(small_table_at_most_half_full),
 	};
