@@ -186,28 +186,57 @@ static unsigned part_of(const struct vp_key *e, unsigned n)
 	return (unsigned)((vp_hash_u64(e->ip ^ ((uint64_t)e->evsel << 3) ^ e->cpumode) >> 40) % n);
 }
 
+/* One pass over the table's slots (a piece's table is 2-3 times its keys,
+ * and read twice it was 1.7% of a -g report's CPU), then the keys, still
+ * in the cache, put in partition order in place. */
 int vp_keys_pack(struct vp_keys *c, unsigned nparts, struct vp_keys_pack *out)
 {
-	size_t *at;
+	size_t *at, *next, n = 0;
+	unsigned *part;
 
 	*out = (struct vp_keys_pack){ .nparts = nparts };
-	if (vp_keys_drain(c) < 0 || !(at = calloc((size_t)nparts + 1, sizeof(*at))))
+	if (vp_keys_drain(c) < 0)
 		return -ENOMEM;
-	for (size_t i = 0; i < c->cap; i++)
-		if (c->e[i].samples)
-			at[part_of(&c->e[i], nparts) + 1]++;
-	for (unsigned p = 0; p < nparts; p++)
-		at[p + 1] += at[p];
-	if (!(out->k = malloc((at[nparts] ? at[nparts] : 1) * sizeof(*out->k)))) {
+	at = calloc((size_t)nparts + 1, sizeof(*at));
+	next = malloc((size_t)nparts * sizeof(*next));
+	part = malloc((c->n ? c->n : 1) * sizeof(*part));
+	out->k = malloc((c->n ? c->n : 1) * sizeof(*out->k));
+	if (!at || !next || !part || !out->k) {
 		free(at);
+		free(next);
+		free(part);
+		free(out->k);
+		out->k = NULL;
 		return -ENOMEM;
 	}
-	/* at[p] walks partition p's share, then says where the next one begins */
 	for (size_t i = 0; i < c->cap; i++)
-		if (c->e[i].samples)
-			out->k[at[part_of(&c->e[i], nparts)]++] = c->e[i];
-	memmove(at + 1, at, nparts * sizeof(*at));
-	at[0] = 0;
+		if (c->e[i].samples) {
+			part[n] = part_of(&c->e[i], nparts);
+			at[part[n] + 1]++;
+			out->k[n++] = c->e[i];
+		}
+	for (unsigned p = 0; p < nparts; p++) {
+		at[p + 1] += at[p];
+		next[p] = at[p];
+	}
+	/* each key swapped to its partition's next place until one fits here */
+	for (unsigned p = 0; p < nparts; p++)
+		while (next[p] < at[p + 1]) {
+			size_t i = next[p];
+			unsigned q = part[i];
+			if (q == p) {
+				next[p]++;
+			} else {
+				size_t j = next[q]++;
+				struct vp_key k = out->k[i];
+				out->k[i] = out->k[j];
+				out->k[j] = k;
+				part[i] = part[j];
+				part[j] = q;
+			}
+		}
+	free(next);
+	free(part);
 	out->at = at;
 	return 0;
 }
