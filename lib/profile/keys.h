@@ -135,7 +135,8 @@ struct vp_keys_pack {
 	uint32_t mark, when;
 };
 
-/* t's keys packed for a join of nparts partitions (t keeps them); -ENOMEM. */
+/* t's keys moved into a pack for a join of nparts partitions (t is left
+ * empty, its memory kept); -ENOMEM. */
 int vp_keys_pack(struct vp_keys *t, unsigned nparts, struct vp_keys_pack *out);
 static inline size_t vp_keys_pack_n(const struct vp_keys_pack *p)
 {

@@ -88,6 +88,10 @@ static void join_against_oracle(unsigned nkeys, int ring, int pieces)
 	for (unsigned i = 0; pieces && i < PIECES; i++) {
 		assert_int_equal(vp_keys_pack(&pc[i].t, WORKERS, &pc[i].pack), 0);
 		assert_true(vp_keys_pack_n(&pc[i].pack) > 0);
+		/* the keys moved out: the table is empty for the next piece */
+		assert_int_equal(pc[i].t.n, 0);
+		for (size_t j = 0; j < pc[i].t.cap; j++)
+			assert_int_equal(pc[i].t.e[j].samples, 0);
 		pc[i].pack.st = pc[i].st;
 		pc[i].pack.mark = 20 * i;
 		pc[i].pack.when = 1000 * (PIECES - i);
