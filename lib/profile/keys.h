@@ -136,7 +136,8 @@ struct vp_keys_pack {
 };
 
 /* t's keys moved into a pack for a join of nparts partitions (t is left
- * empty, its memory kept); -ENOMEM. */
+ * empty, its memory kept); -ENOMEM, and then t as it was and out holding
+ * nothing. */
 int vp_keys_pack(struct vp_keys *t, unsigned nparts, struct vp_keys_pack *out);
 static inline size_t vp_keys_pack_n(const struct vp_keys_pack *p)
 {

@@ -335,10 +335,8 @@ static void early_end(void *wctx, size_t piece)
 		return;
 	if (vp_grow((void **)&c->done, &c->capdone, c->ndone, sizeof(*c->done), 8) < 0)
 		return;
-	if (vp_keys_pack(&c->pk, c->nparts, &d.pack) < 0) {
-		vp_keys_pack_free(&d.pack);
+	if (vp_keys_pack(&c->pk, c->nparts, &d.pack) < 0)
 		return;
-	}
 	__atomic_add_fetch(c->kept, vp_keys_pack_n(&d.pack) * sizeof(struct vp_key),
 			   __ATOMIC_RELAXED);
 	vp_lstates_take(&c->ls, &d.ls);
