@@ -486,12 +486,10 @@ static uint32_t first(const struct vp_symtab *t)
 	return n;
 }
 
-static uint32_t next(const struct vp_symtab *t, uint32_t n)
+static uint32_t tree_next(const struct vp_symtab *t, uint32_t n)
 {
 	uint32_t p;
 
-	if (t->in_order)
-		return live_from(t, (size_t)n + 1);
 	if (t->right[n] != NIL) {
 		n = t->right[n];
 		while (t->left[n] != NIL)
@@ -501,6 +499,14 @@ static uint32_t next(const struct vp_symtab *t, uint32_t n)
 	while ((p = t->parent[n]) != NIL && n == t->right[p])
 		n = p;
 	return p;
+}
+
+/* Inline for sorted input, where the fixups, the split and the seal each
+ * step through every symbol: as a call, 9.7 M of a 121k-line kallsyms
+ * copy's 84 M instructions. */
+static inline uint32_t next(const struct vp_symtab *t, uint32_t n)
+{
+	return t->in_order ? live_from(t, (size_t)n + 1) : tree_next(t, n);
 }
 
 /* ---- adding ---- */
