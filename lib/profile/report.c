@@ -295,7 +295,7 @@ static int same_join_key(const struct vp_row *a, const struct vp_row *b, unsigne
  * comparison's join key (children_key), once per sample per key of that
  * join, on the first row of it: the join's sums are then exact. */
 static int add_children(struct loader *l, struct vp_event_table *t, const struct vp_stack *st,
-			const struct vp_row *self)
+			const struct vp_row *self, uint32_t *kids, uint32_t *nkids)
 {
 	struct vp_row seen[CHILDREN_MAX_STACK + 1];
 	size_t nseen = 0, from = (size_t)st->added_leaf;
@@ -317,11 +317,24 @@ static int add_children(struct loader *l, struct vp_event_table *t, const struct
 		seen[j].samples = seen[j].period = 0;
 		seen[j].children_samples = self->samples;
 		seen[j].children_period = self->period;
-		if (vp_table_add(t, &seen[j]) < 0)
+		int at = vp_table_add(t, &seen[j]);
+		if (at < 0)
 			return -ENOMEM;
+		kids[j] = (uint32_t)at;
 	}
+	*nkids = (uint32_t)nseen;
 	l->last_table = NULL;	/* rows may have moved */
 	return 0;
+}
+
+/* A cached chain's inclusive counts: the rows add_children added to. */
+static void count_children_again(struct vp_event_table *t, const uint32_t *kids, uint32_t nkids,
+				 uint64_t samples, uint64_t period)
+{
+	for (uint32_t j = 0; j < nkids; j++) {
+		t->rows[kids[j]].children_samples += samples;
+		t->rows[kids[j]].children_period += period;
+	}
 }
 
 /* The stack into the table's tree: the command, then the frames outermost
@@ -371,19 +384,21 @@ static int wants_paths(const struct loader *l, const struct vp_event_table *t)
 	return l->frames && !t->group && (l->o->children || wants_stacks(l, t));
 }
 
-/* Stacks alone (no --children): a chain met before, its maps unchanged,
- * goes where it went (a third of compare's time on -g runs was naming
- * frames and finding them in the tree again). */
-static int chains_cached(const struct loader *l, const struct vp_event_table *t)
+/* A chain met before, its maps unchanged, goes where it went (a third of
+ * compare's time on -g runs was naming frames and finding them in the tree
+ * again): into the stack tree, and with --children into the rows it added
+ * to, when t's rows hang on the sampled address alone (no --caller, own
+ * frame or weight). */
+static inline int rows_by_address(const struct loader *l, const struct vp_event_table *t)
 {
-	return l->frames && !t->group && !l->o->children && wants_stacks(l, t);
+	return !l->o->caller && !t->own_frame && !t->weight;
 }
 
-/* And its row too, when t's rows hang on the sampled address alone (no
- * --caller, own frame or weight). */
-static int rows_cached(const struct loader *l, const struct vp_event_table *t)
+static inline int chains_cached(const struct loader *l, const struct vp_event_table *t)
 {
-	return chains_cached(l, t) && !l->o->caller && !t->own_frame && !t->weight;
+	if (!l->frames || t->group)
+		return 0;
+	return l->o->children ? rows_by_address(l, t) : wants_stacks(l, t);
 }
 
 /* A sample's counts at leaf, where the chain cache says its stack ended. */
@@ -405,19 +420,25 @@ static int add_paths(struct loader *l, struct vp_event_table *t, const struct vp
 {
 	struct vp_stack st;
 	struct vp_stack_gens gens;
-	uint32_t leaf;
+	uint32_t leaf = 0, kids[CHILDREN_MAX_STACK + 1], nkids = 0;
 	int r = 0;
 
 	if (chains_cached(l, t)) {
 		vp_stack_resolve(l->sc.session, s, l->frames, &st, &gens);
 		vp_stack_gens_add(&gens, flat_genp, flat_gen);
-		if ((r = add_stack(l, t, &st, self, &leaf)) == 0)
-			vp_chain_cache_put(l->chains, t->stacks, s, st.comm, leaf, rowi, &gens);
+		if (l->o->children)
+			r = add_children(l, t, &st, self, kids, &nkids);
+		if (r == 0 && wants_stacks(l, t))
+			r = add_stack(l, t, &st, self, &leaf);
+		if (r == 0) {
+			const struct vp_chain_hit did = { leaf, rowi, kids, nkids };
+			vp_chain_cache_put(l->chains, t, s, st.comm, &did, &gens);
+		}
 		return r;
 	}
 	vp_stack_resolve(l->sc.session, s, l->frames, &st, NULL);
 	if (l->o->children)
-		r = add_children(l, t, &st, self);
+		r = add_children(l, t, &st, self, kids, &nkids);
 	if (r == 0 && wants_stacks(l, t))
 		r = add_stack(l, t, &st, self, NULL);
 	return r;
@@ -442,15 +463,21 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 	}
 	if (l->plain && !t->weight && !t->group && !t->own_frame)
 		return count_plain(l, t, s);
-	/* a chain met before: its stack's end, and its row, as then */
+	/* a chain met before: its stack's end, its row and its inclusive
+	 * counts' rows, as then */
+	struct vp_chain_hit hit;
 	int64_t leaf = -1;
-	uint32_t ri = 0;
-	if (t->stacks && chains_cached(l, t))
-		leaf = vp_chain_cache_get(l->chains, t->stacks, s,
-					  vp_session_comm_of(l->sc.session, s->pid, s->tid), &ri);
-	if (leaf >= 0 && rows_cached(l, t)) {
-		count_again(t, ri, s->count, s->period);
-		return add_at_leaf(l, t, leaf, s->count, s->period);
+	if (chains_cached(l, t) &&
+	    vp_chain_cache_get(l->chains, t, s, vp_session_comm_of(l->sc.session, s->pid, s->tid),
+			       &hit)) {
+		leaf = hit.leaf;
+		if (rows_by_address(l, t)) {	/* its row too */
+			count_again(t, hit.row, s->count, s->period);
+			if (!l->o->children)	/* then chains_cached says wants_stacks */
+				return add_at_leaf(l, t, leaf, s->count, s->period);
+			count_children_again(t, hit.kids, hit.nkids, s->count, s->period);
+			return wants_stacks(l, t) ? add_at_leaf(l, t, leaf, s->count, s->period) : 0;
+		}
 	}
 	const uint32_t *genp;
 	uint32_t gen;
@@ -488,7 +515,7 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 		l->last_key = row;
 		l->last_row = (size_t)at;
 	}
-	if (leaf >= 0)	/* chains_cached, so wants_paths */
+	if (leaf >= 0)	/* chains_cached without --children: wants_stacks */
 		return add_at_leaf(l, t, leaf, row.samples, row.period);
 	if (wants_paths(l, t) && add_paths(l, t, s, &row, (uint32_t)l->last_row, genp, gen) < 0)
 		return vp_errorf(l->sc.err, -ENOMEM, "'%s': out of memory", vp_perfdata_path(l->pd));
@@ -601,7 +628,7 @@ int vp_profile_from_perfdata(const char *path, const struct vp_load_opts *o,
 	    (!(l.frames = calloc(VP_STACKS_MAX_FRAMES + 1, sizeof(*l.frames))) ||
 	     !(l.steps = calloc(VP_STACKS_MAX_FRAMES + 1, sizeof(*l.steps))) ||
 	     !(l.labels = calloc(1, sizeof(*l.labels))) ||
-	     (o->stacks && !(l.chains = vp_chain_cache_new())))) {
+	     !(l.chains = vp_chain_cache_new()))) {
 		r = vp_errorf(err, -ENOMEM, "out of memory");
 		goto out;
 	}
