@@ -384,16 +384,17 @@ static int wants_paths(const struct loader *l, const struct vp_event_table *t)
 	return l->frames && !t->group && (l->o->children || wants_stacks(l, t));
 }
 
-/* A chain met before, its maps unchanged, goes where it went (a third of
- * compare's time on -g runs was naming frames and finding them in the tree
- * again): into the stack tree, and with --children into the rows it added
- * to, when t's rows hang on the sampled address alone (no --caller, own
- * frame or weight). */
+/* Whether t's rows hang on the sampled address alone (no --caller, own
+ * frame or weight): a cached chain's row is then its row again. */
 static inline int rows_by_address(const struct loader *l, const struct vp_event_table *t)
 {
 	return !l->o->caller && !t->own_frame && !t->weight;
 }
 
+/* A chain met before, its maps unchanged, goes where it went (a third of
+ * compare's time on -g runs was naming frames and finding them in the tree
+ * again): into the stack tree, and with --children into the rows it added
+ * to, which needs rows_by_address. */
 static inline int chains_cached(const struct loader *l, const struct vp_event_table *t)
 {
 	if (!l->frames || t->group)
@@ -421,26 +422,18 @@ static int add_paths(struct loader *l, struct vp_event_table *t, const struct vp
 	struct vp_stack st;
 	struct vp_stack_gens gens;
 	uint32_t leaf = 0, kids[CHILDREN_MAX_STACK + 1], nkids = 0;
-	int r = 0;
+	int cached = chains_cached(l, t), r = 0;
 
-	if (chains_cached(l, t)) {
-		vp_stack_resolve(l->sc.session, s, l->frames, &st, &gens);
-		vp_stack_gens_add(&gens, flat_genp, flat_gen);
-		if (l->o->children)
-			r = add_children(l, t, &st, self, kids, &nkids);
-		if (r == 0 && wants_stacks(l, t))
-			r = add_stack(l, t, &st, self, &leaf);
-		if (r == 0) {
-			const struct vp_chain_hit did = { leaf, rowi, kids, nkids };
-			vp_chain_cache_put(l->chains, t, s, st.comm, &did, &gens);
-		}
-		return r;
-	}
-	vp_stack_resolve(l->sc.session, s, l->frames, &st, NULL);
+	vp_stack_resolve(l->sc.session, s, l->frames, &st, cached ? &gens : NULL);
 	if (l->o->children)
 		r = add_children(l, t, &st, self, kids, &nkids);
 	if (r == 0 && wants_stacks(l, t))
-		r = add_stack(l, t, &st, self, NULL);
+		r = add_stack(l, t, &st, self, cached ? &leaf : NULL);
+	if (r == 0 && cached) {
+		const struct vp_chain_hit did = { leaf, rowi, kids, nkids };
+		vp_stack_gens_add(&gens, flat_genp, flat_gen);
+		vp_chain_cache_put(l->chains, t, s, st.comm, &did, &gens);
+	}
 	return r;
 }
 
@@ -473,10 +466,11 @@ static int on_sample(void *ctx, const struct vp_sample *s)
 		leaf = hit.leaf;
 		if (rows_by_address(l, t)) {	/* its row too */
 			count_again(t, hit.row, s->count, s->period);
-			if (!l->o->children)	/* then chains_cached says wants_stacks */
-				return add_at_leaf(l, t, leaf, s->count, s->period);
 			count_children_again(t, hit.kids, hit.nkids, s->count, s->period);
-			return wants_stacks(l, t) ? add_at_leaf(l, t, leaf, s->count, s->period) : 0;
+			/* without --children chains_cached says wants_stacks */
+			if (!l->o->children || wants_stacks(l, t))
+				return add_at_leaf(l, t, leaf, s->count, s->period);
+			return 0;
 		}
 	}
 	const uint32_t *genp;
